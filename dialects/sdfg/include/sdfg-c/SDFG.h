@@ -1,0 +1,147 @@
+/*===- SDFG.h - C API of the sdfg dialect and tools ---------------*- C -*-===*\
+|*                                                                            *|
+|* What the MLIR 19 C API lacks for the sdfg dialect: the dialect handle,     *|
+|* accessors and constructors of its types and attributes, the symbolic-check *|
+|* hook, pass and translation registration with Rust callbacks, and the two   *|
+|* tool mains. Strings are borrowed unless stated otherwise.                  *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef SDFG_C_SDFG_H
+#define SDFG_C_SDFG_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(SDFG, sdfg);
+
+/*--- Types ----------------------------------------------------------------*/
+
+/* Container kinds returned by sdfgContainerKind. */
+enum SdfgContainerKind {
+  SdfgNotAContainer = 0,
+  SdfgArray = 1,
+  SdfgView = 2,
+  SdfgReference = 3,
+  SdfgScalar = 4,
+  SdfgStream = 5,
+};
+
+/* Which container a type is, or SdfgNotAContainer. */
+int sdfgContainerKind(MlirType type);
+/* The element type of any container type. */
+MlirType sdfgContainerElementType(MlirType type);
+/* Shape, strides and offset as ArrayAttrs of StringAttrs; null when absent
+ * (scalars have no shape; streams may have none). */
+MlirAttribute sdfgContainerShape(MlirType type);
+MlirAttribute sdfgContainerStrides(MlirType type);
+MlirAttribute sdfgContainerOffset(MlirType type);
+/* The storage enum value of any container type. */
+int sdfgContainerStorage(MlirType type);
+/* A stream's buffer size (StringAttr) or null. */
+MlirAttribute sdfgStreamBuffer(MlirType type);
+/* Builds a container type of the given kind; null attributes are omitted
+ * parameters. Returns a null type when the parameters are invalid. */
+MlirType sdfgContainerTypeGet(MlirContext ctx, int kind, MlirType element,
+                              MlirAttribute shape, MlirAttribute strides,
+                              MlirAttribute offset, int storage,
+                              MlirAttribute buffer);
+
+/*--- Attributes -----------------------------------------------------------*/
+
+bool sdfgAttributeIsMemlet(MlirAttribute attr);
+/* Memlet fields; absent string fields are null attributes. */
+MlirAttribute sdfgMemletSubset(MlirAttribute memlet);
+MlirAttribute sdfgMemletOther(MlirAttribute memlet);
+MlirAttribute sdfgMemletVolume(MlirAttribute memlet);
+bool sdfgMemletDynamic(MlirAttribute memlet);
+int sdfgMemletWcr(MlirAttribute memlet);
+MlirAttribute sdfgMemletWcrLambda(MlirAttribute memlet);
+/* Builds a memlet; null string attributes are omitted fields. */
+MlirAttribute sdfgMemletGet(MlirContext ctx, MlirStringRef subset,
+                            MlirAttribute other, MlirAttribute volume,
+                            bool dynamic, int wcr, MlirAttribute lambda);
+
+/* DaCe names of enum values (empty when out of range). */
+MlirStringRef sdfgScheduleName(int value);
+MlirStringRef sdfgStorageName(int value);
+MlirStringRef sdfgLifetimeName(int value);
+MlirStringRef sdfgWcrName(int value);
+/* Reads an enum attribute of the dialect (an IntegerAttr); -1 if null. */
+int sdfgEnumAttrValue(MlirAttribute attr);
+
+/*--- Symbolic checks ------------------------------------------------------*/
+
+/* See mlir::sdfg::SymbolicChecker. */
+typedef int (*SdfgSymbolicChecker)(int kind, const char *text, size_t length,
+                                   char *error, size_t capacity);
+void sdfgSetSymbolicChecker(SdfgSymbolicChecker checker);
+
+/*--- Passes ---------------------------------------------------------------*/
+
+/* Callbacks of a pass implemented outside C++. `create` makes a pass
+ * instance's state from `userData`; `clone` copies a state; `setOptions`
+ * parses the pipeline option string (returns 0 on success, else writes a
+ * NUL-terminated message to `error`); `run` returns 0 on success. */
+typedef struct {
+  void *(*create)(void *userData);
+  void *(*clone)(void *state);
+  void (*destroy)(void *state);
+  int (*setOptions)(void *state, MlirStringRef options, char *error,
+                    size_t capacity);
+  int (*run)(void *state, MlirOperation op);
+  void *userData;
+} SdfgPassCallbacks;
+
+/* Registers a pass under `argument` so that --pass-pipeline and --help know
+ * it. `opName` restricts the op it runs on (empty: any op). */
+void sdfgRegisterPass(MlirStringRef argument, MlirStringRef description,
+                      MlirStringRef opName, SdfgPassCallbacks callbacks);
+
+/*--- Translations -----------------------------------------------------------*/
+
+/* Appends `length` bytes to the output of a translation. */
+typedef void (*SdfgWriteFn)(void *stream, const char *data, size_t length);
+
+/* Translation from MLIR: returns 0 on success after writing through
+ * `write(stream, ...)`; on failure it has emitted diagnostics. */
+typedef int (*SdfgTranslateFromMLIR)(void *userData, MlirOperation op,
+                                     SdfgWriteFn write, void *stream);
+void sdfgRegisterTranslationFromMLIR(MlirStringRef name,
+                                     MlirStringRef description,
+                                     SdfgTranslateFromMLIR function,
+                                     void *userData);
+
+/* Translation to MLIR: returns a module op, or a null op after emitting
+ * diagnostics. `fileName` is the input's name for locations. */
+typedef MlirOperation (*SdfgTranslateToMLIR)(void *userData,
+                                             MlirContext context,
+                                             MlirStringRef fileName,
+                                             MlirStringRef input);
+void sdfgRegisterTranslationToMLIR(MlirStringRef name,
+                                   MlirStringRef description,
+                                   SdfgTranslateToMLIR function,
+                                   void *userData);
+
+/*--- Tools ------------------------------------------------------------------*/
+
+/* Registers every upstream dialect and extension plus the sdfg dialect. */
+void sdfgRegisterAllDialects(MlirDialectRegistry registry);
+
+/* mlir-opt with all upstream dialects and passes, the sdfg dialect, and the
+ * passes registered through sdfgRegisterPass. Returns the exit code. */
+int sdfgOptMain(int argc, char **argv);
+
+/* mlir-translate with all upstream translations and the ones registered
+ * through sdfgRegisterTranslation*. Returns the exit code. */
+int sdfgTranslateMain(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SDFG_C_SDFG_H */

@@ -1,0 +1,844 @@
+//===- SDFGOps.cpp - sdfg operations -------------------------------------===//
+//
+// Parsers, printers and verifiers of the sdfg ops that ODS cannot express:
+// the memlet operand lists, the SDFG signature, and the structural rules of
+// SDFGs (control-flow regions, scopes, connectors). Semantic rules that need
+// the whole SDFG or symbolic reasoning live in the Rust `sdfg-validate` pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sdfg/SDFGDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::sdfg;
+
+//===----------------------------------------------------------------------===//
+// Custom directives
+//===----------------------------------------------------------------------===//
+
+/// Parses `[memlet] : type` after an operand.
+static ParseResult parseMemletAndType(OpAsmParser &parser,
+                                      SmallVectorImpl<Attribute> &memlets,
+                                      SmallVectorImpl<Type> &types) {
+  MemletAttr memlet = MemletAttr::parseBracketed(parser);
+  if (!memlet)
+    return failure();
+  memlets.push_back(memlet);
+  return parser.parseColonType(types.emplace_back());
+}
+
+/// `"name" = %value["subset", ...] : type, ...` (possibly empty).
+static ParseResult
+parseNamedMemlets(OpAsmParser &parser,
+                  SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+                  SmallVectorImpl<Type> &types, ArrayAttr &memletsAttr,
+                  ArrayAttr &namesAttr) {
+  SmallVector<Attribute> memlets, names;
+  std::string name;
+  if (succeeded(parser.parseOptionalString(&name))) {
+    do {
+      if (!names.empty() && parser.parseString(&name))
+        return failure();
+      names.push_back(parser.getBuilder().getStringAttr(name));
+      if (parser.parseEqual() || parser.parseOperand(operands.emplace_back()) ||
+          parseMemletAndType(parser, memlets, types))
+        return failure();
+    } while (succeeded(parser.parseOptionalComma()));
+  }
+  memletsAttr = parser.getBuilder().getArrayAttr(memlets);
+  namesAttr = parser.getBuilder().getArrayAttr(names);
+  return success();
+}
+
+static void printNamedMemlets(OpAsmPrinter &printer, Operation *,
+                              OperandRange values, TypeRange types,
+                              ArrayAttr memlets, ArrayAttr names) {
+  for (auto [index, value] : llvm::enumerate(values)) {
+    if (index)
+      printer << ", ";
+    if (names && index < names.size())
+      printer.printAttributeWithoutType(names[index]);
+    printer << " = " << value;
+    if (auto memlet = dyn_cast_or_null<MemletAttr>(
+            memlets && index < memlets.size() ? memlets[index] : Attribute()))
+      memlet.printBracketed(printer);
+    printer << " : " << types[index];
+  }
+}
+
+/// `%value["subset", ...] : type, ...` (possibly empty).
+static ParseResult
+parseMemlets(OpAsmParser &parser,
+             SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+             SmallVectorImpl<Type> &types, ArrayAttr &memletsAttr) {
+  SmallVector<Attribute> memlets;
+  OpAsmParser::UnresolvedOperand operand;
+  OptionalParseResult first = parser.parseOptionalOperand(operand);
+  if (first.has_value()) {
+    if (failed(*first))
+      return failure();
+    operands.push_back(operand);
+    if (parseMemletAndType(parser, memlets, types))
+      return failure();
+    while (succeeded(parser.parseOptionalComma())) {
+      if (parser.parseOperand(operands.emplace_back()) ||
+          parseMemletAndType(parser, memlets, types))
+        return failure();
+    }
+  }
+  memletsAttr = parser.getBuilder().getArrayAttr(memlets);
+  return success();
+}
+
+static void printMemlets(OpAsmPrinter &printer, Operation *,
+                         OperandRange values, TypeRange types,
+                         ArrayAttr memlets) {
+  for (auto [index, value] : llvm::enumerate(values)) {
+    if (index)
+      printer << ", ";
+    printer << value;
+    if (auto memlet = dyn_cast_or_null<MemletAttr>(
+            memlets && index < memlets.size() ? memlets[index] : Attribute()))
+      memlet.printBracketed(printer);
+    printer << " : " << types[index];
+  }
+}
+
+static ParseResult parseMemlet(OpAsmParser &parser, MemletAttr &memlet) {
+  memlet = MemletAttr::parseBracketed(parser);
+  return success(static_cast<bool>(memlet));
+}
+
+static void printMemlet(OpAsmPrinter &printer, Operation *, MemletAttr memlet) {
+  if (memlet)
+    memlet.printBracketed(printer);
+}
+
+/// `"name" : type, ...` (possibly empty).
+static ParseResult parseNamedTypes(OpAsmParser &parser,
+                                   SmallVectorImpl<Type> &types,
+                                   ArrayAttr &namesAttr) {
+  SmallVector<Attribute> names;
+  std::string name;
+  if (succeeded(parser.parseOptionalString(&name))) {
+    do {
+      if (!names.empty() && parser.parseString(&name))
+        return failure();
+      names.push_back(parser.getBuilder().getStringAttr(name));
+      if (parser.parseColonType(types.emplace_back()))
+        return failure();
+    } while (succeeded(parser.parseOptionalComma()));
+  }
+  namesAttr = parser.getBuilder().getArrayAttr(names);
+  return success();
+}
+
+static void printNamedTypes(OpAsmPrinter &printer, Operation *,
+                            TypeRange types, ArrayAttr names) {
+  for (auto [index, type] : llvm::enumerate(types)) {
+    if (index)
+      printer << ", ";
+    if (names && index < names.size())
+      printer.printAttributeWithoutType(names[index]);
+    printer << " : " << type;
+  }
+}
+
+/// `"name" = "expression", ...` (possibly empty).
+static ParseResult parseAssignments(OpAsmParser &parser, ArrayAttr &namesAttr,
+                                    ArrayAttr &valuesAttr) {
+  SmallVector<Attribute> names, values;
+  std::string name;
+  if (succeeded(parser.parseOptionalString(&name))) {
+    do {
+      if (!names.empty() && parser.parseString(&name))
+        return failure();
+      std::string value;
+      if (parser.parseEqual() || parser.parseString(&value))
+        return failure();
+      names.push_back(parser.getBuilder().getStringAttr(name));
+      values.push_back(parser.getBuilder().getStringAttr(value));
+    } while (succeeded(parser.parseOptionalComma()));
+  }
+  namesAttr = parser.getBuilder().getArrayAttr(names);
+  valuesAttr = parser.getBuilder().getArrayAttr(values);
+  return success();
+}
+
+static void printAssignments(OpAsmPrinter &printer, Operation *,
+                             ArrayAttr names, ArrayAttr values) {
+  if (!names || !values)
+    return;
+  for (auto [index, pair] : llvm::enumerate(llvm::zip(names, values))) {
+    if (index)
+      printer << ", ";
+    printer.printAttributeWithoutType(std::get<0>(pair));
+    printer << " = ";
+    printer.printAttributeWithoutType(std::get<1>(pair));
+  }
+}
+
+/// `["i" = "0:N", "j" = "0:M:2"]`.
+static ParseResult parseMapRanges(OpAsmParser &parser, ArrayAttr &paramsAttr,
+                                  ArrayAttr &rangesAttr) {
+  SmallVector<Attribute> params, ranges;
+  auto parseOne = [&]() -> ParseResult {
+    std::string param, range;
+    if (parser.parseString(&param) || parser.parseEqual() ||
+        parser.parseString(&range))
+      return failure();
+    params.push_back(parser.getBuilder().getStringAttr(param));
+    ranges.push_back(parser.getBuilder().getStringAttr(range));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseOne))
+    return failure();
+  paramsAttr = parser.getBuilder().getArrayAttr(params);
+  rangesAttr = parser.getBuilder().getArrayAttr(ranges);
+  return success();
+}
+
+static void printMapRanges(OpAsmPrinter &printer, Operation *,
+                           ArrayAttr params, ArrayAttr ranges) {
+  printer << "[";
+  printAssignments(printer, nullptr, params, ranges);
+  printer << "]";
+}
+
+#define GET_OP_CLASSES
+#include "sdfg/SDFGOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers for verifiers
+//===----------------------------------------------------------------------===//
+
+/// Number of entries of an optional array attribute.
+static size_t sizeOf(ArrayAttr attr) { return attr ? attr.size() : 0; }
+static size_t sizeOf(std::optional<ArrayAttr> attr) {
+  return attr ? sizeOf(*attr) : 0;
+}
+
+/// Checks that an optional list of names has `expected` unique entries.
+static LogicalResult verifyNames(Operation *op, StringRef what, ArrayAttr names,
+                                 size_t expected) {
+  if (sizeOf(names) != expected)
+    return op->emitOpError() << "expected " << expected << " " << what
+                             << " names, got " << sizeOf(names);
+  llvm::StringSet<> seen;
+  for (Attribute name : names ? names.getValue() : ArrayRef<Attribute>()) {
+    StringRef text = cast<StringAttr>(name).getValue();
+    if (text.empty())
+      return op->emitOpError() << what << " names must not be empty";
+    if (!seen.insert(text).second)
+      return op->emitOpError() << "duplicate " << what << " name \"" << text
+                               << "\"";
+  }
+  return success();
+}
+
+/// Checks memlets against the values they sit on: one per value, and as
+/// many subset dimensions as the container has (when both are known).
+static LogicalResult verifyMemlets(Operation *op, StringRef what,
+                                   ValueRange values, ArrayAttr memlets) {
+  if (sizeOf(memlets) != values.size())
+    return op->emitOpError() << "expected " << values.size() << " " << what
+                             << " memlets, got " << sizeOf(memlets);
+  for (auto [value, attr] : llvm::zip(values, memlets.getValue())) {
+    auto memlet = dyn_cast<MemletAttr>(attr);
+    if (!memlet)
+      return op->emitOpError() << what << " memlets must be #sdfg.memlet, got "
+                               << attr;
+    if (!isContainerType(value.getType()))
+      continue;
+    FailureOr<std::optional<int>> dims = checkSymbolic(
+        op, "memlet subset", memlet.getSubset().getValue(),
+        SymbolicKind::Subset);
+    if (failed(dims))
+      return failure();
+    unsigned rank = getContainerRank(value.getType());
+    if (dims->has_value() && static_cast<unsigned>(**dims) != rank)
+      return op->emitOpError()
+             << "memlet subset \"" << memlet.getSubset().getValue()
+             << "\" has " << **dims << " dimensions but " << what
+             << " container has " << rank;
+  }
+  return success();
+}
+
+/// Checks that every value used inside `region` (except container operands
+/// of access nodes) is defined inside it: dataflow may only cross a scope
+/// through the scope's connectors.
+static LogicalResult verifyClosedScope(Operation *scope, Region &region,
+                                       StringRef what) {
+  WalkResult result = region.walk([&](Operation *op) {
+    for (OpOperand &use : op->getOpOperands()) {
+      if (auto access = dyn_cast<AccessOp>(op))
+        if (use.getOperandNumber() == 0)
+          continue;
+      if (!region.isAncestor(use.get().getParentRegion())) {
+        op->emitOpError() << "uses a value defined outside its " << what
+                          << " (operand #" << use.getOperandNumber()
+                          << "); dataflow must enter through connectors";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+static bool isControlFlowBlock(Operation *op) {
+  return isa<StateOp, LoopOp, ConditionalOp, RegionOp, CallRegionOp, BreakOp,
+             ContinueOp, ReturnOp>(op);
+}
+
+/// Structural rules of a region holding a control-flow graph: only blocks
+/// and edges (and, at the SDFG level, transients), edges between sibling
+/// blocks, and no edge leaving a break/continue/return block.
+static LogicalResult verifyControlFlowBody(Operation *owner, Block &body,
+                                           bool allowAllocs) {
+  for (Operation &op : body) {
+    if (isControlFlowBlock(&op) || isa<EdgeOp>(op))
+      continue;
+    if (allowAllocs && isa<AllocOp>(op))
+      continue;
+    return op.emitOpError() << "is not allowed in the control-flow region of '"
+                            << owner->getName() << "'";
+  }
+  for (EdgeOp edge : body.getOps<EdgeOp>()) {
+    for (FlatSymbolRefAttr ref : {edge.getSrcAttr(), edge.getDstAttr()}) {
+      Operation *target = SymbolTable::lookupSymbolIn(owner, ref.getAttr());
+      if (!target || target->getBlock() != &body || !isControlFlowBlock(target))
+        return edge.emitOpError() << "references " << ref
+                                  << ", which is not a block of this region";
+    }
+    Operation *src = SymbolTable::lookupSymbolIn(owner, edge.getSrcAttr());
+    if (isa<BreakOp, ContinueOp, ReturnOp>(src))
+      return edge.emitOpError() << "leaves " << edge.getSrcAttr() << ", a '"
+                                << src->getName()
+                                << "' block, which cannot have successors";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SDFGOp
+//===----------------------------------------------------------------------===//
+
+ParseResult SDFGOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  StringAttr name;
+  if (parser.parseSymbolName(name, getSymNameAttrName(result.name),
+                             result.attributes))
+    return failure();
+  SmallVector<OpAsmParser::Argument> arguments;
+  SmallVector<Attribute> argNames;
+  auto parseArgument = [&]() -> ParseResult {
+    OpAsmParser::Argument &argument = arguments.emplace_back();
+    std::string argName;
+    if (parser.parseArgument(argument, /*allowType=*/true) ||
+        parser.parseKeyword("as") || parser.parseString(&argName))
+      return failure();
+    argNames.push_back(builder.getStringAttr(argName));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren,
+                                     parseArgument))
+    return failure();
+  result.addAttribute(getArgNamesAttrName(result.name),
+                      builder.getArrayAttr(argNames));
+  DictionaryAttr symbols = builder.getDictionaryAttr({});
+  if (succeeded(parser.parseOptionalKeyword("symbols")) &&
+      parser.parseAttribute(symbols))
+    return failure();
+  result.addAttribute(getSymbolsAttrName(result.name), symbols);
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, arguments, /*enableNameShadowing=*/false))
+    return failure();
+  if (body->empty())
+    body->emplaceBlock();
+  return success();
+}
+
+void SDFGOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  printer.printSymbolName(getSymName());
+  printer << '(';
+  for (auto [index, argument] : llvm::enumerate(getBody().getArguments())) {
+    if (index)
+      printer << ", ";
+    printer.printRegionArgument(argument);
+    printer << " as ";
+    if (index < getArgNames().size())
+      printer.printAttributeWithoutType(getArgNames()[index]);
+  }
+  printer << ')';
+  if (!getSymbols().empty()) {
+    printer << " symbols ";
+    printer.printAttributeWithoutType(getSymbols());
+  }
+  printer.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {getSymNameAttrName(), getArgNamesAttrName(), getSymbolsAttrName()});
+  printer << ' ';
+  printer.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                      /*printBlockTerminators=*/false,
+                      /*printEmptyBlock=*/true);
+}
+
+void SDFGOp::getAsmBlockArgumentNames(Region &region,
+                                      OpAsmSetValueNameFn setNameFn) {
+  for (auto [argument, name] :
+       llvm::zip(region.getArguments(), getArgNames().getValue()))
+    setNameFn(argument, cast<StringAttr>(name).getValue());
+}
+
+LogicalResult SDFGOp::verify() {
+  Block &body = getBodyBlock();
+  if (getArgNames().size() != body.getNumArguments())
+    return emitOpError() << "has " << body.getNumArguments()
+                         << " arguments but " << getArgNames().size()
+                         << " argument names";
+  llvm::StringSet<> names;
+  for (auto [argument, nameAttr] :
+       llvm::zip(body.getArguments(), getArgNames().getValue())) {
+    auto name = dyn_cast<StringAttr>(nameAttr);
+    if (!name || name.getValue().empty())
+      return emitOpError() << "argument names must be non-empty strings";
+    if (!isContainerType(argument.getType()))
+      return emitOpError() << "argument \"" << name.getValue()
+                           << "\" must be a data container, got "
+                           << argument.getType();
+    if (!names.insert(name.getValue()).second)
+      return emitOpError() << "duplicate container name \"" << name.getValue()
+                           << "\"";
+  }
+  for (NamedAttribute symbol : getSymbols()) {
+    auto type = dyn_cast<TypeAttr>(symbol.getValue());
+    if (!type || !type.getValue().isIntOrIndex())
+      return emitOpError() << "symbol \"" << symbol.getName().getValue()
+                           << "\" must have an integer type, got "
+                           << symbol.getValue();
+    if (names.contains(symbol.getName().getValue()))
+      return emitOpError() << "symbol \"" << symbol.getName().getValue()
+                           << "\" has the name of a data container";
+  }
+  return success();
+}
+
+LogicalResult SDFGOp::verifyRegions() {
+  Block &body = getBodyBlock();
+  llvm::StringSet<> names;
+  for (Attribute name : getArgNames())
+    names.insert(cast<StringAttr>(name).getValue());
+  for (AllocOp alloc : body.getOps<AllocOp>())
+    if (!names.insert(alloc.getName()).second)
+      return alloc.emitOpError()
+             << "duplicate container name \"" << alloc.getName() << "\"";
+  return verifyControlFlowBody(*this, body, /*allowAllocs=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// AllocOp
+//===----------------------------------------------------------------------===//
+
+void AllocOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), getName());
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+LogicalResult EdgeOp::verify() {
+  if (sizeOf(getAssignNames()) != sizeOf(getAssignValues()))
+    return emitOpError() << "has " << sizeOf(getAssignNames())
+                         << " assigned symbols but "
+                         << sizeOf(getAssignValues()) << " values";
+  if (getCondition() &&
+      failed(checkSymbolic(*this, "condition", *getCondition(),
+                           SymbolicKind::Condition)))
+    return failure();
+  if (ArrayAttr values = getAssignValuesAttr())
+    for (Attribute value : values)
+      if (failed(checkSymbolic(*this, "assignment",
+                               cast<StringAttr>(value).getValue(),
+                               SymbolicKind::Expression)))
+        return failure();
+  return verifyNames(*this, "assigned symbol", getAssignNamesAttr(),
+                     sizeOf(getAssignNames()));
+}
+
+LogicalResult LoopOp::verify() {
+  if (!getVar() && (getInit() || getUpdate()))
+    return emitOpError() << "has init or update but no loop variable";
+  if (getVar() && getVar()->empty())
+    return emitOpError() << "loop variable must not be empty";
+  for (auto [what, text, kind] :
+       {std::tuple<StringRef, std::optional<StringRef>, SymbolicKind>{
+            "init", getInit(), SymbolicKind::Expression},
+        {"update", getUpdate(), SymbolicKind::Expression},
+        {"condition", getCond(), SymbolicKind::Condition}})
+    if (text && failed(checkSymbolic(*this, what, *text, kind)))
+      return failure();
+  return success();
+}
+
+LogicalResult LoopOp::verifyRegions() {
+  return verifyControlFlowBody(*this, getBody().front(), false);
+}
+
+LogicalResult ConditionalOp::verifyRegions() {
+  Block &body = getBody().front();
+  bool sawElse = false;
+  for (Operation &op : body) {
+    auto branch = dyn_cast<BranchOp>(op);
+    if (!branch)
+      return op.emitOpError() << "is not allowed in 'sdfg.conditional'; "
+                                 "expected 'sdfg.branch'";
+    if (sawElse)
+      return branch.emitOpError() << "follows the else branch";
+    sawElse = !branch.getCondition();
+  }
+  return success();
+}
+
+LogicalResult BranchOp::verifyRegions() {
+  if (getCondition() && failed(checkSymbolic(*this, "condition",
+                                             *getCondition(),
+                                             SymbolicKind::Condition)))
+    return failure();
+  return verifyControlFlowBody(*this, getBody().front(), false);
+}
+
+LogicalResult RegionOp::verifyRegions() {
+  return verifyControlFlowBody(*this, getBody().front(), false);
+}
+
+LogicalResult CallRegionOp::verifyRegions() {
+  if (sizeOf(getArgNames()) != sizeOf(getArgValues()))
+    return emitOpError() << "has " << sizeOf(getArgNames())
+                         << " argument names but " << sizeOf(getArgValues())
+                         << " values";
+  return verifyControlFlowBody(*this, getBody().front(), false);
+}
+
+/// Break and continue need an enclosing loop in the same SDFG.
+static LogicalResult verifyInLoop(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent && !isa<SDFGOp>(parent);
+       parent = parent->getParentOp())
+    if (isa<LoopOp>(parent))
+      return success();
+  return op->emitOpError() << "must be nested in an 'sdfg.loop'";
+}
+
+LogicalResult BreakOp::verify() { return verifyInLoop(*this); }
+LogicalResult ContinueOp::verify() { return verifyInLoop(*this); }
+LogicalResult ReturnOp::verify() { return success(); }
+
+//===----------------------------------------------------------------------===//
+// Dataflow
+//===----------------------------------------------------------------------===//
+
+/// The container behind an access node must be an argument of the enclosing
+/// SDFG or one of its transients.
+static LogicalResult verifyContainer(Operation *op, Value data) {
+  auto sdfg = op->getParentOfType<SDFGOp>();
+  if (auto argument = dyn_cast<BlockArgument>(data)) {
+    if (sdfg && argument.getOwner() == &sdfg.getBodyBlock())
+      return success();
+  } else if (auto alloc = data.getDefiningOp<AllocOp>()) {
+    if (alloc->getParentOp() == sdfg.getOperation())
+      return success();
+  }
+  return op->emitOpError() << "accesses a value that is not a data container "
+                              "of the enclosing 'sdfg.sdfg'";
+}
+
+LogicalResult AccessOp::verify() {
+  if (failed(verifyContainer(*this, getData())))
+    return failure();
+  if (failed(verifyMemlets(*this, "write", getWrites(),
+                           getWriteMemlets()
+                               ? *getWriteMemlets()
+                               : ArrayAttr::get(getContext(), {}))))
+    return failure();
+  if (getSource()) {
+    if (!isa<ViewType, ReferenceType>(getData().getType()))
+      return emitOpError() << "binds a container of type "
+                           << getData().getType()
+                           << "; only views and references can be bound";
+    if (!getSourceMemlet())
+      return emitOpError() << "needs a memlet for its bound data";
+    return verifyMemlets(*this, "bound", getSource(),
+                         ArrayAttr::get(getContext(), {*getSourceMemlet()}));
+  }
+  if (getSourceMemlet())
+    return emitOpError() << "has a bind memlet but no bound data";
+  return success();
+}
+
+/// Connector rules shared by tasklets, scopes, nested SDFGs and library
+/// nodes.
+static LogicalResult verifyConnectors(Operation *op, ValueRange inputs,
+                                      std::optional<ArrayAttr> inMemlets,
+                                      std::optional<ArrayAttr> inNames,
+                                      size_t numOutputs,
+                                      std::optional<ArrayAttr> outNames) {
+  ArrayAttr empty = ArrayAttr::get(op->getContext(), {});
+  if (failed(verifyNames(op, "input connector", inNames.value_or(empty),
+                         inputs.size())) ||
+      failed(verifyNames(op, "output connector", outNames.value_or(empty),
+                         numOutputs)))
+    return failure();
+  return verifyMemlets(op, "input", inputs, inMemlets.value_or(empty));
+}
+
+LogicalResult TaskletOp::verify() {
+  if (failed(verifyConnectors(*this, getInputs(), getInMemlets(), getInNames(),
+                              getNumResults(), getOutNames())))
+    return failure();
+  bool hasBody = !getBody().empty();
+  bool hasCode = getCode().has_value();
+  if (hasBody == hasCode)
+    return emitOpError() << "needs either an MLIR body or foreign code";
+  if (hasCode && (!getLanguage() || *getLanguage() == Language::mlir))
+    return emitOpError() << "foreign code needs the language python or cpp";
+  for (Type type : getResultTypes())
+    if (isContainerType(type))
+      return emitOpError() << "output connectors carry values, not "
+                              "containers; got "
+                           << type;
+  return success();
+}
+
+LogicalResult TaskletOp::verifyRegions() {
+  if (getBody().empty())
+    return success();
+  Block &entry = getBody().front();
+  if (entry.getNumArguments() != getInputs().size())
+    return emitOpError() << "body has " << entry.getNumArguments()
+                         << " arguments for " << getInputs().size()
+                         << " input connectors";
+  for (Block &block : getBody()) {
+    auto yield = dyn_cast<YieldOp>(block.getTerminator());
+    if (!yield)
+      continue;
+    if (yield.getValues().getTypes() != getResultTypes())
+      return yield.emitOpError() << "yields " << yield.getValues().getTypes()
+                                 << " but the tasklet's outputs are "
+                                 << getResultTypes();
+  }
+  return verifyClosedScope(*this, getBody(), "tasklet");
+}
+
+void TaskletOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  ArrayAttr names = getOutNamesAttr();
+  if (!names)
+    return;
+  for (auto [result, name] : llvm::zip(getResults(), names))
+    setNameFn(result, cast<StringAttr>(name).getValue());
+}
+
+/// Rules shared by the exits of maps and consume scopes: every exit edge
+/// names an output connector, and every output connector has an edge.
+static LogicalResult verifyScopeExit(Operation *scope, Region &body,
+                                     std::optional<ArrayAttr> outNames) {
+  auto exit = dyn_cast<ExitOp>(body.front().getTerminator());
+  if (!exit)
+    return scope->emitOpError() << "region must end in 'sdfg.exit'";
+  llvm::StringSet<> outputs, fed;
+  if (outNames)
+    for (Attribute name : *outNames)
+      outputs.insert(cast<StringAttr>(name).getValue());
+  for (Attribute name : exit.getNames()) {
+    StringRef text = cast<StringAttr>(name).getValue();
+    if (!outputs.contains(text))
+      return exit.emitOpError() << "flows to \"" << text
+                                << "\", which is not an output connector of '"
+                                << scope->getName() << "'";
+    fed.insert(text);
+  }
+  for (const auto &output : outputs)
+    if (!fed.contains(output.getKey()))
+      return exit.emitOpError() << "has no edge to output connector \""
+                                << output.getKey() << "\"";
+  return verifyClosedScope(scope, body, "scope");
+}
+
+LogicalResult ExitOp::verify() {
+  if (getNames().size() != getValues().size())
+    return emitOpError() << "has " << getValues().size() << " values but "
+                         << getNames().size() << " connector names";
+  for (Attribute name : getNames())
+    if (cast<StringAttr>(name).getValue().empty())
+      return emitOpError() << "connector names must not be empty";
+  if (sizeOf(getMemlets()) != getValues().size())
+    return emitOpError() << "expected " << getValues().size()
+                         << " memlets, got " << sizeOf(getMemlets());
+  for (Attribute memlet : getMemlets())
+    if (!isa<MemletAttr>(memlet))
+      return emitOpError() << "memlets must be #sdfg.memlet, got " << memlet;
+  return success();
+}
+
+/// Block arguments of a scope must mirror its inputs.
+static LogicalResult verifyScopeArguments(Operation *op, Block &entry,
+                                          TypeRange leading,
+                                          ValueRange inputs) {
+  SmallVector<Type> expected(leading.begin(), leading.end());
+  llvm::append_range(expected, inputs.getTypes());
+  if (entry.getArgumentTypes() != TypeRange(expected))
+    return op->emitOpError()
+           << "region arguments " << entry.getArgumentTypes()
+           << " do not match the scope's connectors " << TypeRange(expected);
+  return success();
+}
+
+LogicalResult MapOp::verify() {
+  if (getParams().empty())
+    return emitOpError() << "needs at least one parameter";
+  if (getParams().size() != getRanges().size())
+    return emitOpError() << "has " << getParams().size() << " parameters but "
+                         << getRanges().size() << " ranges";
+  if (failed(verifyNames(*this, "parameter", getParams(), getParams().size())))
+    return failure();
+  for (Attribute range : getRanges()) {
+    FailureOr<std::optional<int>> dims =
+        checkSymbolic(*this, "map range", cast<StringAttr>(range).getValue(),
+                      SymbolicKind::Subset);
+    if (failed(dims))
+      return failure();
+    if (dims->has_value() && **dims != 1)
+      return emitOpError() << "map range " << range
+                           << " must be one-dimensional";
+  }
+  if (getCollapse() && *getCollapse() < 1)
+    return emitOpError() << "collapse must be positive, got "
+                         << *getCollapse();
+  if (failed(verifyConnectors(*this, getInputs(), getInMemlets(), getInNames(),
+                              getNumResults(), getOutNames())))
+    return failure();
+  ArrayAttr empty = ArrayAttr::get(getContext(), {});
+  if (failed(verifyNames(*this, "dynamic input", getDynNames().value_or(empty),
+                         getDynamicInputs().size())))
+    return failure();
+  return verifyMemlets(*this, "dynamic input", getDynamicInputs(),
+                       getDynMemlets().value_or(empty));
+}
+
+LogicalResult MapOp::verifyRegions() {
+  SmallVector<Value> inputs(getInputs());
+  llvm::append_range(inputs, getDynamicInputs());
+  if (failed(verifyScopeArguments(*this, getBody().front(), {}, inputs)))
+    return failure();
+  return verifyScopeExit(*this, getBody(), getOutNames());
+}
+
+LogicalResult ConsumeOp::verify() {
+  if (!isa<StreamType>(getStream().getType()))
+    return emitOpError() << "consumes " << getStream().getType()
+                         << ", which is not a stream";
+  if (getPe().empty())
+    return emitOpError() << "needs a processing-element symbol";
+  if (failed(checkSymbolic(*this, "number of processing elements",
+                           getNumPes(), SymbolicKind::Expression)))
+    return failure();
+  if (getQuiescence() &&
+      failed(checkSymbolic(*this, "quiescence condition", *getQuiescence(),
+                           SymbolicKind::Condition)))
+    return failure();
+  if (getChunksize() &&
+      failed(checkSymbolic(*this, "chunk size", *getChunksize(),
+                           SymbolicKind::Expression)))
+    return failure();
+  return verifyConnectors(*this, getInputs(), getInMemlets(), getInNames(),
+                          getNumResults(), getOutNames());
+}
+
+LogicalResult ConsumeOp::verifyRegions() {
+  Type element = cast<StreamType>(getStream().getType()).getElementType();
+  if (failed(verifyScopeArguments(*this, getBody().front(), {element},
+                                  getInputs())))
+    return failure();
+  return verifyScopeExit(*this, getBody(), getOutNames());
+}
+
+SDFGOp NestedOp::getNestedSDFG() {
+  Block &body = getBody().front();
+  if (body.empty())
+    return {};
+  return dyn_cast<SDFGOp>(body.front());
+}
+
+LogicalResult NestedOp::verify() {
+  if (failed(verifyConnectors(*this, getInputs(), getInMemlets(), getInNames(),
+                              getNumResults(), getOutNames())))
+    return failure();
+  if (sizeOf(getSymbolNames()) != sizeOf(getSymbolValues()))
+    return emitOpError() << "has " << sizeOf(getSymbolNames())
+                         << " mapped symbols but " << sizeOf(getSymbolValues())
+                         << " values";
+  if (ArrayAttr values = getSymbolValuesAttr())
+    for (Attribute value : values)
+      if (failed(checkSymbolic(*this, "symbol mapping",
+                               cast<StringAttr>(value).getValue(),
+                               SymbolicKind::Expression)))
+        return failure();
+  return success();
+}
+
+LogicalResult NestedOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (!llvm::hasSingleElement(body) || !isa<SDFGOp>(body.front()))
+    return emitOpError() << "region must hold exactly one 'sdfg.sdfg'";
+  SDFGOp inner = getNestedSDFG();
+  llvm::StringMap<Type> arguments;
+  for (auto [name, argument] :
+       llvm::zip(inner.getArgNames(), inner.getBodyBlock().getArguments()))
+    arguments[cast<StringAttr>(name).getValue()] = argument.getType();
+  llvm::StringSet<> connected;
+  auto check = [&](std::optional<ArrayAttr> names) -> LogicalResult {
+    if (!names)
+      return success();
+    for (Attribute name : *names) {
+      StringRef text = cast<StringAttr>(name).getValue();
+      if (!arguments.count(text))
+        return emitOpError() << "connector \"" << text
+                             << "\" is not an argument of the nested SDFG @"
+                             << inner.getSymName();
+      connected.insert(text);
+    }
+    return success();
+  };
+  if (failed(check(getInNames())) || failed(check(getOutNames())))
+    return failure();
+  for (const auto &argument : arguments)
+    if (!connected.contains(argument.getKey()))
+      return emitOpError() << "argument \"" << argument.getKey()
+                           << "\" of the nested SDFG @" << inner.getSymName()
+                           << " has no connector";
+  return success();
+}
+
+LogicalResult LibraryOp::verify() {
+  if (getClassPath().empty())
+    return emitOpError() << "needs a class path";
+  return verifyConnectors(*this, getInputs(), getInMemlets(), getInNames(),
+                          getNumResults(), getOutNames());
+}
+
+LogicalResult StateOp::verifyRegions() {
+  for (Operation &op : getBody().front())
+    if (!isa<AccessOp, TaskletOp, MapOp, ConsumeOp, NestedOp, LibraryOp>(op))
+      return op.emitOpError() << "is not a dataflow node and cannot appear in "
+                                 "'sdfg.state'";
+  return verifyClosedScope(*this, getBody(), "state");
+}

@@ -1,0 +1,393 @@
+//! A read-only view of MLIR IR through copyable handles.
+//!
+//! Passes and translations walk SDFGs a lot: following SSA edges from a use
+//! to its definition and back, reading string attributes, descending into
+//! regions. These handles wrap the C API's `MlirOperation`/`MlirValue` with
+//! a lifetime tying them to the IR they were obtained from, so that walking
+//! code stays free of borrow juggling.
+
+use mlir_sys::*;
+use std::{ffi::CString, fmt, marker::PhantomData};
+
+/// Converts an `MlirStringRef` into a string slice (lossy on bad UTF-8 is
+/// not possible: MLIR strings from attributes are UTF-8).
+///
+/// # Safety
+/// `s` must point at `s.length` readable bytes that outlive `'a`.
+pub(crate) unsafe fn str_of<'a>(s: MlirStringRef) -> &'a str {
+    if s.data.is_null() || s.length == 0 {
+        return "";
+    }
+    let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
+    std::str::from_utf8(bytes).unwrap_or("")
+}
+
+/// Builds an `MlirStringRef` borrowing `s`.
+pub(crate) fn string_ref(s: &str) -> MlirStringRef {
+    MlirStringRef {
+        data: s.as_ptr() as *const _,
+        length: s.len(),
+    }
+}
+
+/// Prints anything printable through an MLIR print callback.
+pub(crate) fn print_with(print: impl FnOnce(MlirStringCallback, *mut std::ffi::c_void)) -> String {
+    unsafe extern "C" fn append(s: MlirStringRef, data: *mut std::ffi::c_void) {
+        let out = &mut *(data as *mut Vec<u8>);
+        if !s.data.is_null() {
+            out.extend_from_slice(std::slice::from_raw_parts(s.data as *const u8, s.length));
+        }
+    }
+    let mut out = Vec::new();
+    print(Some(append), &mut out as *mut Vec<u8> as *mut _);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// An operation of IR that lives at least as long as `'a`.
+#[derive(Clone, Copy)]
+pub struct Op<'a> {
+    raw: MlirOperation,
+    _ir: PhantomData<&'a ()>,
+}
+
+impl PartialEq for Op<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.raw.ptr == other.raw.ptr
+    }
+}
+impl Eq for Op<'_> {}
+impl std::hash::Hash for Op<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.raw.ptr.hash(state)
+    }
+}
+
+impl fmt::Debug for Op<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Op({})", self.name())
+    }
+}
+
+impl<'a> Op<'a> {
+    /// Wraps a raw operation.
+    ///
+    /// # Safety
+    /// `raw` must be a valid operation that outlives `'a`.
+    pub unsafe fn from_raw(raw: MlirOperation) -> Option<Self> {
+        (!raw.ptr.is_null()).then_some(Self {
+            raw,
+            _ir: PhantomData,
+        })
+    }
+
+    /// The raw C handle.
+    pub fn raw(&self) -> MlirOperation {
+        self.raw
+    }
+
+    /// The op's name, such as `sdfg.map`.
+    pub fn name(&self) -> &'a str {
+        unsafe { str_of(mlirIdentifierStr(mlirOperationGetName(self.raw))) }
+    }
+
+    /// Whether the op's name is `name`.
+    pub fn is(&self, name: &str) -> bool {
+        self.name() == name
+    }
+
+    /// The attribute `name`, if present.
+    pub fn attr(&self, name: &str) -> Option<MlirAttribute> {
+        let attr = unsafe { mlirOperationGetAttributeByName(self.raw, string_ref(name)) };
+        (!attr.ptr.is_null()).then_some(attr)
+    }
+
+    /// A string attribute (also the name of a symbol-name attribute).
+    pub fn str_attr(&self, name: &str) -> Option<&'a str> {
+        self.attr(name).and_then(|a| attr_str(a))
+    }
+
+    /// The name of a flat symbol reference attribute.
+    pub fn symbol_ref_attr(&self, name: &str) -> Option<&'a str> {
+        let attr = self.attr(name)?;
+        unsafe {
+            mlirAttributeIsAFlatSymbolRef(attr).then(|| str_of(mlirFlatSymbolRefAttrGetValue(attr)))
+        }
+    }
+
+    /// An array-of-strings attribute; absent attributes read as empty.
+    pub fn str_array_attr(&self, name: &str) -> Vec<&'a str> {
+        self.attr(name).map(attr_str_array).unwrap_or_default()
+    }
+
+    /// The elements of an array attribute; absent attributes read as empty.
+    pub fn array_attr(&self, name: &str) -> Vec<MlirAttribute> {
+        self.attr(name).map(array_elements).unwrap_or_default()
+    }
+
+    /// The symbol name of the op (`sym_name`), if it has one.
+    pub fn symbol_name(&self) -> Option<&'a str> {
+        self.str_attr("sym_name")
+    }
+
+    /// The op's operands.
+    pub fn operands(&self) -> Vec<Val<'a>> {
+        let n = unsafe { mlirOperationGetNumOperands(self.raw) };
+        (0..n)
+            .map(|i| Val::wrap(unsafe { mlirOperationGetOperand(self.raw, i) }))
+            .collect()
+    }
+
+    /// The operands of the `index`-th operand segment of an op with
+    /// `operandSegmentSizes`.
+    pub fn operand_segment(&self, index: usize) -> Vec<Val<'a>> {
+        let Some(sizes) = self.attr("operandSegmentSizes") else {
+            return Vec::new();
+        };
+        let sizes: Vec<usize> = unsafe {
+            (0..mlirDenseArrayGetNumElements(sizes))
+                .map(|i| mlirDenseI32ArrayGetElement(sizes, i) as usize)
+                .collect()
+        };
+        let start: usize = sizes.iter().take(index).sum();
+        let operands = self.operands();
+        let end = (start + sizes.get(index).copied().unwrap_or(0)).min(operands.len());
+        operands
+            .get(start.min(end)..end)
+            .unwrap_or_default()
+            .to_vec()
+    }
+
+    /// The op's results.
+    pub fn results(&self) -> Vec<Val<'a>> {
+        let n = unsafe { mlirOperationGetNumResults(self.raw) };
+        (0..n)
+            .map(|i| Val::wrap(unsafe { mlirOperationGetResult(self.raw, i) }))
+            .collect()
+    }
+
+    /// Number of regions.
+    pub fn num_regions(&self) -> usize {
+        unsafe { mlirOperationGetNumRegions(self.raw) as usize }
+    }
+
+    fn entry_block(&self, region: usize) -> Option<MlirBlock> {
+        if region >= self.num_regions() {
+            return None;
+        }
+        let block =
+            unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(self.raw, region as isize)) };
+        (!block.ptr.is_null()).then_some(block)
+    }
+
+    /// The ops of the entry block of region `region` (empty if none).
+    pub fn region_ops(&self, region: usize) -> Vec<Op<'a>> {
+        let mut ops = Vec::new();
+        if let Some(block) = self.entry_block(region) {
+            let mut op = unsafe { mlirBlockGetFirstOperation(block) };
+            while let Some(o) = unsafe { Op::from_raw(op) } {
+                ops.push(o);
+                op = unsafe { mlirOperationGetNextInBlock(op) };
+            }
+        }
+        ops
+    }
+
+    /// The arguments of the entry block of region `region`.
+    pub fn region_args(&self, region: usize) -> Vec<Val<'a>> {
+        let Some(block) = self.entry_block(region) else {
+            return Vec::new();
+        };
+        let n = unsafe { mlirBlockGetNumArguments(block) };
+        (0..n)
+            .map(|i| Val::wrap(unsafe { mlirBlockGetArgument(block, i) }))
+            .collect()
+    }
+
+    /// Whether region `region` has a block.
+    pub fn has_body(&self, region: usize) -> bool {
+        self.entry_block(region).is_some()
+    }
+
+    /// The enclosing op, if any.
+    pub fn parent(&self) -> Option<Op<'a>> {
+        unsafe { Op::from_raw(mlirOperationGetParentOperation(self.raw)) }
+    }
+
+    /// The nearest enclosing op named `name`.
+    pub fn ancestor(&self, name: &str) -> Option<Op<'a>> {
+        let mut op = self.parent();
+        while let Some(o) = op {
+            if o.is(name) {
+                return Some(o);
+            }
+            op = o.parent();
+        }
+        None
+    }
+
+    /// Every op nested in this one (pre-order, excluding itself).
+    pub fn descendants(&self) -> Vec<Op<'a>> {
+        let mut out = Vec::new();
+        let mut stack: Vec<Op<'a>> = Vec::new();
+        for r in (0..self.num_regions()).rev() {
+            stack.extend(self.region_ops(r).into_iter().rev());
+        }
+        while let Some(op) = stack.pop() {
+            out.push(op);
+            for r in (0..op.num_regions()).rev() {
+                stack.extend(op.region_ops(r).into_iter().rev());
+            }
+        }
+        out
+    }
+
+    /// The op's location as MLIR prints it.
+    pub fn location(&self) -> String {
+        let loc = unsafe { mlirOperationGetLocation(self.raw) };
+        print_with(|cb, data| unsafe { mlirLocationPrint(loc, cb, data) })
+    }
+
+    /// Emits an error diagnostic at the op, prefixed with the op's name the
+    /// way MLIR's `emitOpError` does.
+    pub fn emit_error(&self, message: impl fmt::Display) {
+        let text = format!("'{}' op {}", self.name(), message);
+        let text = CString::new(text.replace('\0', " ")).unwrap_or_default();
+        unsafe { mlirEmitError(mlirOperationGetLocation(self.raw), text.as_ptr()) }
+    }
+
+    /// The op printed in MLIR's generic-free custom form.
+    pub fn print(&self) -> String {
+        print_with(|cb, data| unsafe { mlirOperationPrint(self.raw, cb, data) })
+    }
+}
+
+/// An SSA value of IR that lives at least as long as `'a`.
+#[derive(Clone, Copy)]
+pub struct Val<'a> {
+    raw: MlirValue,
+    _ir: PhantomData<&'a ()>,
+}
+
+impl PartialEq for Val<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.raw.ptr == other.raw.ptr
+    }
+}
+impl Eq for Val<'_> {}
+impl std::hash::Hash for Val<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.raw.ptr.hash(state)
+    }
+}
+impl fmt::Debug for Val<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Val({:p})", self.raw.ptr)
+    }
+}
+
+impl<'a> Val<'a> {
+    fn wrap(raw: MlirValue) -> Self {
+        Self {
+            raw,
+            _ir: PhantomData,
+        }
+    }
+
+    /// The raw C handle.
+    pub fn raw(&self) -> MlirValue {
+        self.raw
+    }
+
+    /// The value's type.
+    pub fn ty(&self) -> MlirType {
+        unsafe { mlirValueGetType(self.raw) }
+    }
+
+    /// The op that defines the value, if it is an op result.
+    pub fn defining_op(&self) -> Option<Op<'a>> {
+        unsafe {
+            if mlirValueIsAOpResult(self.raw) {
+                Op::from_raw(mlirOpResultGetOwner(self.raw))
+            } else {
+                None
+            }
+        }
+    }
+
+    /// The result number for op results.
+    pub fn result_number(&self) -> Option<usize> {
+        unsafe {
+            mlirValueIsAOpResult(self.raw).then(|| mlirOpResultGetResultNumber(self.raw) as usize)
+        }
+    }
+
+    /// For block arguments: the op owning the block and the argument number.
+    pub fn block_arg(&self) -> Option<(Op<'a>, usize)> {
+        unsafe {
+            if !mlirValueIsABlockArgument(self.raw) {
+                return None;
+            }
+            let block = mlirBlockArgumentGetOwner(self.raw);
+            let owner = Op::from_raw(mlirBlockGetParentOperation(block))?;
+            Some((owner, mlirBlockArgumentGetArgNumber(self.raw) as usize))
+        }
+    }
+
+    /// Every use as (user op, operand number).
+    pub fn uses(&self) -> Vec<(Op<'a>, usize)> {
+        let mut out = Vec::new();
+        unsafe {
+            let mut operand = mlirValueGetFirstUse(self.raw);
+            while !mlirOpOperandIsNull(operand) {
+                if let Some(owner) = Op::from_raw(mlirOpOperandGetOwner(operand)) {
+                    out.push((owner, mlirOpOperandGetOperandNumber(operand) as usize));
+                }
+                operand = mlirOpOperandGetNextUse(operand);
+            }
+        }
+        out
+    }
+}
+
+/// The value of a string attribute.
+pub fn attr_str<'a>(attr: MlirAttribute) -> Option<&'a str> {
+    unsafe {
+        if mlirAttributeIsAString(attr) {
+            Some(str_of(mlirStringAttrGetValue(attr)))
+        } else if mlirAttributeIsASymbolRef(attr) {
+            Some(str_of(mlirSymbolRefAttrGetRootReference(attr)))
+        } else {
+            None
+        }
+    }
+}
+
+/// The elements of an array attribute (empty for other attributes).
+pub fn array_elements(attr: MlirAttribute) -> Vec<MlirAttribute> {
+    unsafe {
+        if attr.ptr.is_null() || !mlirAttributeIsAArray(attr) {
+            return Vec::new();
+        }
+        (0..mlirArrayAttrGetNumElements(attr))
+            .map(|i| mlirArrayAttrGetElement(attr, i))
+            .collect()
+    }
+}
+
+/// The strings of an array-of-strings attribute (non-strings are skipped).
+pub fn attr_str_array<'a>(attr: MlirAttribute) -> Vec<&'a str> {
+    array_elements(attr)
+        .into_iter()
+        .filter_map(attr_str)
+        .collect()
+}
+
+/// Prints a type as MLIR does.
+pub fn type_to_string(ty: MlirType) -> String {
+    print_with(|cb, data| unsafe { mlirTypePrint(ty, cb, data) })
+}
+
+/// Prints an attribute as MLIR does.
+pub fn attr_to_string(attr: MlirAttribute) -> String {
+    print_with(|cb, data| unsafe { mlirAttributePrint(attr, cb, data) })
+}

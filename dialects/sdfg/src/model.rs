@@ -1,0 +1,426 @@
+//! Typed views of the dialect's types, attributes and dataflow edges.
+
+use crate::{
+    ffi,
+    ir::{attr_str, attr_str_array, str_of, Op, Val},
+};
+use mlir_sys::{MlirAttribute, MlirType};
+use std::fmt;
+
+macro_rules! dace_enum {
+    ($(#[$doc:meta])* $name:ident, $names:path) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct $name(pub i32);
+
+        impl $name {
+            /// DaCe's name of the value (empty if out of range).
+            pub fn name(self) -> &'static str {
+                // SAFETY: enum names are static strings of the C++ library.
+                unsafe { str_of($names(self.0)) }
+            }
+
+            /// The value with DaCe's name `name`.
+            pub fn from_name(name: &str) -> Option<Self> {
+                (0..64).map(Self).find(|v| !v.name().is_empty() && v.name() == name)
+            }
+
+            /// Reads the value from an enum attribute of the dialect.
+            pub fn from_attr(attr: MlirAttribute) -> Option<Self> {
+                // SAFETY: the accessor checks the attribute's kind.
+                let value = unsafe { ffi::sdfgEnumAttrValue(attr) };
+                (value >= 0).then_some(Self(value))
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
+dace_enum!(
+    /// A DaCe schedule type (`Default`, `Sequential`, `CPU_Multicore`, ...).
+    Schedule,
+    ffi::sdfgScheduleName
+);
+dace_enum!(
+    /// A DaCe storage type (`Default`, `Register`, `GPU_Global`, ...).
+    Storage,
+    ffi::sdfgStorageName
+);
+dace_enum!(
+    /// A DaCe allocation lifetime (`Scope`, `State`, `SDFG`, ...).
+    Lifetime,
+    ffi::sdfgLifetimeName
+);
+dace_enum!(
+    /// A named write-conflict resolution (`none`, `sum`, `min`, ...).
+    WcrKind,
+    ffi::sdfgWcrName
+);
+
+impl WcrKind {
+    /// No write-conflict resolution.
+    pub const NONE: WcrKind = WcrKind(0);
+    /// A custom lambda.
+    pub const CUSTOM: WcrKind = WcrKind(14);
+}
+
+/// The kinds of data container.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ContainerKind {
+    /// `!sdfg.array`
+    Array,
+    /// `!sdfg.view`
+    View,
+    /// `!sdfg.ref`
+    Reference,
+    /// `!sdfg.scalar`
+    Scalar,
+    /// `!sdfg.stream`
+    Stream,
+}
+
+/// A data container type, read out of its MLIR type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Container {
+    /// Which container.
+    pub kind: ContainerKind,
+    /// The element type.
+    pub element: MlirTypeHandle,
+    /// Symbolic sizes (empty for scalars and single streams).
+    pub shape: Vec<String>,
+    /// Symbolic strides, if not C order.
+    pub strides: Option<Vec<String>>,
+    /// Symbolic per-dimension offsets, if not zero.
+    pub offset: Option<Vec<String>>,
+    /// Where the container lives.
+    pub storage: Storage,
+    /// A stream's buffer size.
+    pub buffer: Option<String>,
+}
+
+/// An `MlirType` that compares by identity (types are uniqued).
+#[derive(Clone, Copy, Debug)]
+pub struct MlirTypeHandle(pub MlirType);
+
+impl PartialEq for MlirTypeHandle {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.ptr == other.0.ptr
+    }
+}
+impl Eq for MlirTypeHandle {}
+
+fn optional_strings(attr: MlirAttribute) -> Option<Vec<String>> {
+    (!attr.ptr.is_null()).then(|| attr_str_array(attr).into_iter().map(String::from).collect())
+}
+
+fn optional_string(attr: MlirAttribute) -> Option<String> {
+    (!attr.ptr.is_null()).then(|| attr_str(attr).unwrap_or_default().to_string())
+}
+
+impl Container {
+    /// Reads a container type; `None` if `ty` is not one.
+    pub fn from_type(ty: MlirType) -> Option<Self> {
+        // SAFETY: the accessors check the type's kind and return null
+        // attributes for absent parameters.
+        unsafe {
+            let kind = match ffi::sdfgContainerKind(ty) {
+                1 => ContainerKind::Array,
+                2 => ContainerKind::View,
+                3 => ContainerKind::Reference,
+                4 => ContainerKind::Scalar,
+                5 => ContainerKind::Stream,
+                _ => return None,
+            };
+            Some(Self {
+                kind,
+                element: MlirTypeHandle(ffi::sdfgContainerElementType(ty)),
+                shape: optional_strings(ffi::sdfgContainerShape(ty)).unwrap_or_default(),
+                strides: optional_strings(ffi::sdfgContainerStrides(ty)),
+                offset: optional_strings(ffi::sdfgContainerOffset(ty)),
+                storage: Storage(ffi::sdfgContainerStorage(ty)),
+                buffer: optional_string(ffi::sdfgStreamBuffer(ty)),
+            })
+        }
+    }
+
+    /// Number of dimensions a memlet subset of this container has.
+    pub fn rank(&self) -> usize {
+        self.shape.len().max(1)
+    }
+}
+
+/// A memlet: what one dataflow edge moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Memlet {
+    /// The subset (Python slices) at the access-node end of the path.
+    pub subset: String,
+    /// The subset at the other end of a copy.
+    pub other: Option<String>,
+    /// The number of elements moved, if not the subset's size.
+    pub volume: Option<String>,
+    /// Whether `volume` is only an upper bound.
+    pub dynamic: bool,
+    /// Write-conflict resolution.
+    pub wcr: Wcr,
+}
+
+/// A write-conflict resolution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Wcr {
+    /// Conflicting writes are not resolved.
+    None,
+    /// A named reduction.
+    Named(WcrKind),
+    /// A custom Python lambda.
+    Custom(String),
+}
+
+impl Memlet {
+    /// Reads a `#sdfg.memlet`; `None` for other attributes.
+    pub fn from_attr(attr: MlirAttribute) -> Option<Self> {
+        // SAFETY: the kind is checked before the accessors run.
+        unsafe {
+            if attr.ptr.is_null() || !ffi::sdfgAttributeIsMemlet(attr) {
+                return None;
+            }
+            let kind = WcrKind(ffi::sdfgMemletWcr(attr));
+            let wcr = match kind {
+                WcrKind::NONE => Wcr::None,
+                WcrKind::CUSTOM => {
+                    Wcr::Custom(optional_string(ffi::sdfgMemletWcrLambda(attr)).unwrap_or_default())
+                }
+                named => Wcr::Named(named),
+            };
+            Some(Self {
+                subset: optional_string(ffi::sdfgMemletSubset(attr)).unwrap_or_default(),
+                other: optional_string(ffi::sdfgMemletOther(attr)),
+                volume: optional_string(ffi::sdfgMemletVolume(attr)),
+                dynamic: ffi::sdfgMemletDynamic(attr),
+                wcr,
+            })
+        }
+    }
+}
+
+impl fmt::Display for Memlet {
+    /// The bracketed form used in the dialect's operand lists.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{:?}", self.subset)?;
+        if let Some(other) = &self.other {
+            write!(f, " -> {other:?}")?;
+        }
+        if let Some(volume) = &self.volume {
+            write!(f, ", volume {volume:?}")?;
+        }
+        if self.dynamic {
+            f.write_str(", dynamic")?;
+        }
+        match &self.wcr {
+            Wcr::None => {}
+            Wcr::Named(kind) => write!(f, ", wcr {kind}")?,
+            Wcr::Custom(lambda) => write!(f, ", wcr {lambda:?}")?,
+        }
+        f.write_str("]")
+    }
+}
+
+/// What an incoming dataflow edge of an op stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeRole {
+    /// Data into an input connector (or into an access node).
+    Input,
+    /// A dynamic map-range input.
+    Dynamic,
+    /// The edge binding a view or reference (`bind`).
+    Bind,
+    /// The stream a consume scope drains.
+    Stream,
+    /// An edge into a scope's exit node (operand of `sdfg.exit`).
+    Exit,
+    /// An ordering-only edge (empty memlet).
+    After,
+}
+
+/// One incoming dataflow edge of a node.
+#[derive(Clone, Debug)]
+pub struct Edge<'a> {
+    /// Where the data comes from.
+    pub source: Val<'a>,
+    /// The memlet; `None` for ordering-only edges.
+    pub memlet: Option<Memlet>,
+    /// The connector the edge arrives at, for nodes with named connectors.
+    pub connector: Option<&'a str>,
+    /// What the edge is.
+    pub role: EdgeRole,
+}
+
+fn collect_edges<'a>(
+    out: &mut Vec<Edge<'a>>,
+    values: Vec<Val<'a>>,
+    memlets: Vec<MlirAttribute>,
+    names: Vec<&'a str>,
+    role: EdgeRole,
+) {
+    for (i, source) in values.into_iter().enumerate() {
+        out.push(Edge {
+            source,
+            memlet: memlets.get(i).copied().and_then(Memlet::from_attr),
+            connector: names.get(i).copied(),
+            role,
+        });
+    }
+}
+
+/// The incoming edges of a dataflow op (access node, tasklet, scope, nested
+/// SDFG, library node or scope exit), in operand order.
+pub fn incoming_edges<'a>(op: Op<'a>) -> Vec<Edge<'a>> {
+    let mut edges = Vec::new();
+    match op.name() {
+        "sdfg.access" => {
+            collect_edges(
+                &mut edges,
+                op.operand_segment(1),
+                op.array_attr("write_memlets"),
+                Vec::new(),
+                EdgeRole::Input,
+            );
+            let bind = op.attr("source_memlet").into_iter().collect();
+            collect_edges(
+                &mut edges,
+                op.operand_segment(2),
+                bind,
+                Vec::new(),
+                EdgeRole::Bind,
+            );
+            collect_edges(
+                &mut edges,
+                op.operand_segment(3),
+                Vec::new(),
+                Vec::new(),
+                EdgeRole::After,
+            );
+        }
+        "sdfg.tasklet" | "sdfg.nested" | "sdfg.library" => {
+            collect_edges(
+                &mut edges,
+                op.operand_segment(0),
+                op.array_attr("in_memlets"),
+                op.str_array_attr("in_names"),
+                EdgeRole::Input,
+            );
+            collect_edges(
+                &mut edges,
+                op.operand_segment(1),
+                Vec::new(),
+                Vec::new(),
+                EdgeRole::After,
+            );
+        }
+        "sdfg.map" => {
+            collect_edges(
+                &mut edges,
+                op.operand_segment(0),
+                op.array_attr("in_memlets"),
+                op.str_array_attr("in_names"),
+                EdgeRole::Input,
+            );
+            collect_edges(
+                &mut edges,
+                op.operand_segment(1),
+                op.array_attr("dyn_memlets"),
+                op.str_array_attr("dyn_names"),
+                EdgeRole::Dynamic,
+            );
+            collect_edges(
+                &mut edges,
+                op.operand_segment(2),
+                Vec::new(),
+                Vec::new(),
+                EdgeRole::After,
+            );
+        }
+        "sdfg.consume" => {
+            let stream = op.attr("stream_memlet").into_iter().collect();
+            collect_edges(
+                &mut edges,
+                op.operand_segment(0),
+                stream,
+                Vec::new(),
+                EdgeRole::Stream,
+            );
+            collect_edges(
+                &mut edges,
+                op.operand_segment(1),
+                op.array_attr("in_memlets"),
+                op.str_array_attr("in_names"),
+                EdgeRole::Input,
+            );
+            collect_edges(
+                &mut edges,
+                op.operand_segment(2),
+                Vec::new(),
+                Vec::new(),
+                EdgeRole::After,
+            );
+        }
+        "sdfg.exit" => {
+            collect_edges(
+                &mut edges,
+                op.operands(),
+                op.array_attr("memlets"),
+                op.str_array_attr("names"),
+                EdgeRole::Exit,
+            );
+        }
+        _ => {}
+    }
+    edges
+}
+
+/// The container an access node accesses (its first operand).
+pub fn accessed_container<'a>(access: Op<'a>) -> Option<Val<'a>> {
+    access.operands().first().copied()
+}
+
+/// The DaCe name of a data container value: the SDFG argument name or the
+/// `sdfg.alloc` name.
+pub fn container_name<'a>(value: Val<'a>) -> Option<&'a str> {
+    if let Some(alloc) = value.defining_op() {
+        return alloc
+            .is("sdfg.alloc")
+            .then(|| alloc.str_attr("name"))
+            .flatten();
+    }
+    let (owner, index) = value.block_arg()?;
+    owner
+        .is("sdfg.sdfg")
+        .then(|| owner.str_array_attr("arg_names").get(index).copied())
+        .flatten()
+}
+
+/// The ops that are control-flow blocks (`sdfg.state`, `sdfg.loop`, ...).
+pub const CONTROL_FLOW_BLOCKS: &[&str] = &[
+    "sdfg.state",
+    "sdfg.loop",
+    "sdfg.conditional",
+    "sdfg.region",
+    "sdfg.call_region",
+    "sdfg.break",
+    "sdfg.continue",
+    "sdfg.return",
+];
+
+/// The ops that are dataflow nodes of a state.
+pub const DATAFLOW_NODES: &[&str] = &[
+    "sdfg.access",
+    "sdfg.tasklet",
+    "sdfg.map",
+    "sdfg.consume",
+    "sdfg.nested",
+    "sdfg.library",
+];

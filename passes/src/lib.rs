@@ -1,0 +1,9 @@
+//! Analyses, transformations and translations of the `sdfg` dialect.
+
+#![deny(missing_docs)]
+
+pub mod analysis;
+pub mod registry;
+pub mod target;
+
+pub use registry::register_all;

@@ -1,0 +1,59 @@
+//! The one list of the project's passes and translations: `sdfg-opt` and
+//! `sdfg-translate` register from it, and `docs/Passes.md` is generated
+//! from it.
+
+use sdfg_dialect::driver::{self, PassRegistration, TranslationFromMlir, TranslationToMlir};
+
+/// Every Rust pass, in the order `--help` lists them.
+pub static PASSES: &[&PassRegistration] = &[&crate::analysis::validate::REGISTRATION];
+
+/// Every Rust translation from MLIR.
+pub static TRANSLATIONS_FROM_MLIR: &[&TranslationFromMlir] = &[&crate::target::dot::TRANSLATION];
+
+/// Every Rust translation to MLIR.
+pub static TRANSLATIONS_TO_MLIR: &[&TranslationToMlir] = &[];
+
+/// Registers all passes and translations with MLIR. Idempotent.
+pub fn register_all() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        for pass in PASSES {
+            driver::register_pass(pass);
+        }
+        for translation in TRANSLATIONS_FROM_MLIR {
+            driver::register_translation_from_mlir(translation);
+        }
+        for translation in TRANSLATIONS_TO_MLIR {
+            driver::register_translation_to_mlir(translation);
+        }
+    });
+}
+
+/// The text of `docs/Passes.md`.
+pub fn passes_markdown() -> String {
+    let mut out = String::from(
+        "# Passes and translations\n\n\
+         Generated from `passes/src/registry.rs`; `cargo test` fails when this file is stale \
+         (regenerate with `SDFG_BLESS=1 cargo test`).\n\n## Passes (`sdfg-opt`)\n\n\
+         | pass | runs on | summary |\n| --- | --- | --- |\n",
+    );
+    for pass in PASSES {
+        let on = if pass.op_name.is_empty() {
+            "any op"
+        } else {
+            pass.op_name
+        };
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            pass.argument, on, pass.summary
+        ));
+    }
+    out.push_str("\n## Translations (`sdfg-translate`)\n\n| flag | summary |\n| --- | --- |\n");
+    for t in TRANSLATIONS_FROM_MLIR {
+        out.push_str(&format!("| `--{}` | {} |\n", t.name, t.summary));
+    }
+    for t in TRANSLATIONS_TO_MLIR {
+        out.push_str(&format!("| `--{}` | {} |\n", t.name, t.summary));
+    }
+    out
+}

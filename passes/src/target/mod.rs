@@ -1,0 +1,3 @@
+//! Translations out of the sdfg dialect.
+
+pub mod dot;

@@ -1,0 +1,1 @@
+//! Runs the lit suite under `test/`.

@@ -1,0 +1,3 @@
+//! The project's single integration-test binary.
+
+mod lit;
