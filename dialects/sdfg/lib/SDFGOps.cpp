@@ -562,6 +562,48 @@ static LogicalResult verifyContainer(Operation *op, Value data) {
                               "of the enclosing 'sdfg.sdfg'";
 }
 
+/// The DaCe name of a container value, if it is one.
+static std::optional<StringRef> containerName(Value data) {
+  if (auto argument = dyn_cast<BlockArgument>(data)) {
+    auto sdfg = dyn_cast_or_null<SDFGOp>(argument.getOwner()->getParentOp());
+    if (sdfg && argument.getArgNumber() < sdfg.getArgNames().size())
+      return cast<StringAttr>(sdfg.getArgNames()[argument.getArgNumber()])
+          .getValue();
+  } else if (auto alloc = data.getDefiningOp<AllocOp>()) {
+    return alloc.getName();
+  }
+  return std::nullopt;
+}
+
+void AccessOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  if (std::optional<StringRef> name = containerName(getData()))
+    setNameFn(getResult(), *name);
+}
+
+/// Names the entry block arguments of a region after connector names.
+static void nameArguments(Region &region, ArrayAttr names,
+                          OpAsmSetValueNameFn setNameFn, size_t first = 0) {
+  if (!names || region.empty())
+    return;
+  for (auto [index, name] : llvm::enumerate(names)) {
+    if (first + index >= region.getNumArguments())
+      return;
+    setNameFn(region.getArgument(first + index),
+              cast<StringAttr>(name).getValue());
+  }
+}
+
+void TaskletOp::getAsmBlockArgumentNames(Region &region,
+                                         OpAsmSetValueNameFn setNameFn) {
+  nameArguments(region, getInNamesAttr(), setNameFn);
+}
+
+void MapOp::getAsmBlockArgumentNames(Region &region,
+                                     OpAsmSetValueNameFn setNameFn) {
+  nameArguments(region, getInNamesAttr(), setNameFn);
+  nameArguments(region, getDynNamesAttr(), setNameFn, getInputs().size());
+}
+
 LogicalResult AccessOp::verify() {
   if (failed(verifyContainer(*this, getData())))
     return failure();

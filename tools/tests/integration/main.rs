@@ -1,3 +1,5 @@
-//! The project's single integration-test binary.
+//! The project's single integration-test binary (every MLIR-linked binary
+//! is large, so all integration tests are modules of this one).
 
+mod docs;
 mod lit;

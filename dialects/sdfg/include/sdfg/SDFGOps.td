@@ -297,7 +297,8 @@ def SDFG_ReturnOp : SDFG_JumpOp<"return",
 //===----------------------------------------------------------------------===//
 
 def SDFG_AccessOp : SDFG_Op<"access", [ParentOneOf<SDFG_DataflowParents>,
-    AttrSizedOperandSegments, AllTypesMatch<["data", "result"]>]> {
+    AttrSizedOperandSegments, AllTypesMatch<["data", "result"]>,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "an access node";
   let description = [{
     One access node of a container. Its result is the node itself: every use
@@ -339,7 +340,8 @@ def SDFG_AccessOp : SDFG_Op<"access", [ParentOneOf<SDFG_DataflowParents>,
 
 def SDFG_TaskletOp : SDFG_Op<"tasklet", [ParentOneOf<SDFG_DataflowParents>,
     AttrSizedOperandSegments,
-    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames",
+                                                 "getAsmBlockArgumentNames"]>]> {
   let summary = "a tasklet: a small computation on its connectors";
   let description = [{
     Reads its input connectors (`ins`, each an edge with a memlet) and writes
@@ -425,7 +427,8 @@ def SDFG_ExitOp : SDFG_Op<"exit", [Terminator,
 }
 
 def SDFG_MapOp : SDFG_Op<"map", [ParentOneOf<SDFG_DataflowParents>,
-    AttrSizedOperandSegments, SingleBlock]> {
+    AttrSizedOperandSegments, SingleBlock,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "a map scope: a parametric parallel loop nest";
   let description = [{
     Runs its region once for every point of the parameter ranges (Python
@@ -540,7 +543,7 @@ def SDFG_ConsumeOp : SDFG_Op<"consume", [ParentOneOf<SDFG_DataflowParents>,
 }
 
 def SDFG_NestedOp : SDFG_Op<"nested", [ParentOneOf<SDFG_DataflowParents>,
-    AttrSizedOperandSegments, SingleBlock, NoTerminator]> {
+    AttrSizedOperandSegments, SingleBlock, NoTerminator, SymbolTable]> {
   let summary = "a nested SDFG node";
   let description = [{
     Calls the `sdfg.sdfg` in its region. Each `ins` connector and each `outs`

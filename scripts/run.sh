@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Sets up a Debian 12 machine for this project (idempotently: only what is
+# missing is installed) and then runs one job:
+#   scripts/run.sh example   validate the built-in Laplace example and print
+#                            its state machine and dataflow graphs
+#   scripts/run.sh test      run every check: rustfmt, clippy, all tests
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools libpolly-19-dev libomp-19-dev
+  cmake ninja-build libzstd-dev libz3-dev libxml2-dev zlib1g-dev
+  g++ python3 python3-venv
+  autoconf automake libtool libgmp-dev m4 pkg-config
+)
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+install_apt_packages() {
+  local missing=()
+  for package in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+      || missing+=("$package")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+install_rust_components() {
+  if ! command -v cargo >/dev/null; then
+    echo "error: cargo is not installed; install a Rust toolchain (rustup) first" >&2
+    exit 1
+  fi
+  if command -v rustup >/dev/null; then
+    for component in rustfmt clippy; do
+      rustup component list --installed 2>/dev/null | grep -q "^$component" \
+        || rustup component add "$component"
+    done
+  fi
+}
+
+main() {
+  local job="${1:-}"
+  case "$job" in
+    example|test) ;;
+    *) echo "usage: $0 example|test" >&2; exit 2 ;;
+  esac
+  install_apt_packages
+  install_rust_components
+  if [ "$job" = example ]; then
+    cargo build -q -p sdfg-tools --bins
+    local example=examples/laplace.mlir
+    echo "== parse, verify and validate $example"
+    target/debug/sdfg-opt --pass-pipeline='builtin.module(sdfg-validate)' "$example" >/dev/null
+    echo "ok: $example is a valid SDFG"
+    echo "== state machine and dataflow graphs (Graphviz DOT)"
+    target/debug/sdfg-translate --sdfg-to-dot "$example"
+  else
+    cargo fmt --all -- --check
+    cargo clippy -q --workspace --all-targets -- -D warnings
+    cargo test --workspace
+  fi
+}
+
+main "$@"

@@ -1,0 +1,26 @@
+# lit configuration of the sdfg project's FileCheck suite.
+#
+# The tools come from the cargo target directory: `cargo test` passes it as
+# the `sdfg_bin_dir` parameter; by hand, run
+#   python3 /usr/lib/llvm-19/build/utils/lit/lit.py -v test --param sdfg_bin_dir=target/debug
+import os
+
+import lit.formats
+
+config.name = "SDFG"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+
+bin_dir = lit_config.params.get("sdfg_bin_dir")
+if not bin_dir:
+    lit_config.fatal("pass --param sdfg_bin_dir=<directory with sdfg-opt>")
+bin_dir = os.path.abspath(bin_dir)
+llvm_bin = lit_config.params.get("llvm_bin_dir", "/usr/lib/llvm-19/bin")
+
+config.environment["PATH"] = os.pathsep.join(
+    [bin_dir, llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))]
+)
+repo_root = os.path.dirname(config.test_source_root)
+config.substitutions.append(("%examples", os.path.join(repo_root, "examples")))
