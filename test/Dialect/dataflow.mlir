@@ -178,7 +178,7 @@ sdfg.sdfg @multi_block_body(%A: !sdfg.scalar<f64> as "A", %B: !sdfg.scalar<f64> 
 // CHECK-LABEL: sdfg.sdfg @library
 // CHECK: %[[C:.*]] = sdfg.library "mm" "dace.libraries.blas.nodes.matmul.MatMul" impl "pure" schedule CPU_Multicore ins("_a" = %{{.*}}["0:M, 0:K"] : !sdfg.array<f64 ["M", "K"]>, "_b" = %{{.*}}["0:K, 0:N"] : !sdfg.array<f64 ["K", "N"]>) outs("_c" : !sdfg.array<f64 ["M", "N"]>) properties {alpha = "1", beta = "0"}
 // CHECK: sdfg.access %C writes(%[[C]]["0:M, 0:N"] : !sdfg.array<f64 ["M", "N"]>)
-// CHECK: %[[R:.*]] = sdfg.library "red" "dace.libraries.standard.nodes.reduce.Reduce" ins("_in" = %{{.*}}["0:M, 0:N"] : !sdfg.array<f64 ["M", "N"]>) outs("_out" : !sdfg.scalar<f64>) after(%{{.*}} : !sdfg.array<f64 ["M", "N"]>) properties {}
+// CHECK: %[[R:.*]] = sdfg.library "red" "dace.libraries.standard.nodes.reduce.Reduce" ins("_in" = %{{.*}}["0:M, 0:N"] : !sdfg.array<f64 ["M", "N"]>) outs("_out" : !sdfg.scalar<f64>) after(%{{.*}} : !sdfg.array<f64 ["K", "N"]>) properties {}
 sdfg.sdfg @library(%A: !sdfg.array<f64 ["M", "K"]> as "A", %B: !sdfg.array<f64 ["K", "N"]> as "B",
                    %C: !sdfg.array<f64 ["M", "N"]> as "C", %s: !sdfg.scalar<f64> as "s")
     symbols {K = i64, M = i64, N = i64} {

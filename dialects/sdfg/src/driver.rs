@@ -311,11 +311,13 @@ fn run_main(
 /// Runs `sdfg-opt` (MLIR's `MlirOptMain` with everything registered) on the
 /// command line `args` and returns the exit code.
 pub fn opt_main(args: impl IntoIterator<Item = String>) -> i32 {
+    crate::symbolic::install();
     run_main(args, ffi::sdfgOptMain)
 }
 
 /// Runs `sdfg-translate` (MLIR's `mlirTranslateMain`) on the command line
 /// `args` and returns the exit code.
 pub fn translate_main(args: impl IntoIterator<Item = String>) -> i32 {
+    crate::symbolic::install();
     run_main(args, ffi::sdfgTranslateMain)
 }

@@ -13,6 +13,7 @@ pub mod driver;
 pub mod ffi;
 pub mod ir;
 mod model;
+pub mod symbolic;
 
 pub use model::*;
 
@@ -31,6 +32,7 @@ pub fn dialect_handle() -> DialectHandle {
 /// Creates a context with every upstream dialect and the `sdfg` dialect
 /// registered and loaded.
 pub fn create_context() -> melior::Context {
+    symbolic::install();
     let context = melior::Context::new();
     let registry = melior::dialect::DialectRegistry::new();
     // SAFETY: the registry is valid for the duration of the call.

@@ -1,0 +1,247 @@
+// RUN: sdfg-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(sdfg-validate)'
+
+// One case per error of the sdfg-validate pass (passes/src/analysis/validate.rs).
+
+// Control-flow block names are unique within an SDFG, across regions.
+sdfg.sdfg @duplicate_block_names() {
+  sdfg.state @a {
+  }
+  sdfg.loop @l cond "True" {
+    // expected-error @+1 {{'sdfg.state' op block name @a is used twice in SDFG @duplicate_block_names}}
+    sdfg.state @a {
+    }
+  }
+  sdfg.edge @a -> @l
+}
+
+// -----
+
+// A tasklet's output connector has an outgoing edge.
+sdfg.sdfg @dangling_tasklet_output() {
+  sdfg.state @s {
+    // expected-error @+1 {{'sdfg.tasklet' op output connector "o" is dangling: it has no outgoing edge}}
+    %o = sdfg.tasklet "t" outs("o" : f64) code python "o = 1.0"
+  }
+}
+
+// -----
+
+// A map's output connector has an outgoing edge.
+sdfg.sdfg @dangling_map_output() {
+  sdfg.state @s {
+    // expected-error @+1 {{'sdfg.map' op output connector "B" is dangling: it has no outgoing edge}}
+    %r = sdfg.map "m" ["i" = "0:4"] outs("B" : !sdfg.array<f64 ["4"]>) {
+      %t = sdfg.tasklet "t" outs("y" : f64) code python "y = 1"
+      sdfg.exit ("B" = %t["i"] : f64)
+    }
+  }
+}
+
+// -----
+
+// A library node's output connector has an outgoing edge.
+sdfg.sdfg @dangling_library_output() {
+  sdfg.state @s {
+    // expected-error @+1 {{'sdfg.library' op output connector "_c" is dangling: it has no outgoing edge}}
+    %l = sdfg.library "l" "a.B" outs("_c" : !sdfg.array<f64 ["4"]>) properties {}
+  }
+}
+
+// -----
+
+// A nested SDFG's output connector has an outgoing edge.
+sdfg.sdfg @dangling_nested_output() {
+  sdfg.state @s {
+    // expected-error @+1 {{'sdfg.nested' op output connector "b" is dangling: it has no outgoing edge}}
+    %r = sdfg.nested "n" outs("b" : !sdfg.array<f64 ["4"]>) {
+      sdfg.sdfg @inner(%b: !sdfg.array<f64 ["4"]> as "b") {
+        sdfg.state @s {
+        }
+      }
+    }
+  }
+}
+
+// -----
+
+// Every input connector of a map is used inside it.
+sdfg.sdfg @unused_map_input(%A: !sdfg.array<f64 ["4"]> as "A") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4"]>
+    // expected-error @+1 {{'sdfg.map' op input connector "a" has no edge inside the scope}}
+    sdfg.map "m" ["i" = "0:4"] ins("a" = %a["0:4"] : !sdfg.array<f64 ["4"]>) {
+    ^bb0(%in: !sdfg.array<f64 ["4"]>):
+      sdfg.exit ()
+    }
+  }
+}
+
+// -----
+
+// Every input connector of a consume scope is used inside it.
+sdfg.sdfg @unused_consume_input(%S: !sdfg.stream<i32 ["1"]> as "S", %A: !sdfg.array<f64 ["4"]> as "A") {
+  sdfg.state @s {
+    %s = sdfg.access %S : !sdfg.stream<i32 ["1"]>
+    %a = sdfg.access %A : !sdfg.array<f64 ["4"]>
+    // expected-error @+1 {{'sdfg.consume' op input connector "a" has no edge inside the scope}}
+    sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 ["1"]>) pe "p" pes "2" ins("a" = %a["0:4"] : !sdfg.array<f64 ["4"]>) {
+    ^bb0(%e: i32, %in: !sdfg.array<f64 ["4"]>):
+      sdfg.exit ()
+    }
+  }
+}
+
+// -----
+
+// Reads have no write-conflict resolution.
+sdfg.sdfg @wcr_on_read(%A: !sdfg.array<f64 ["4"]> as "A", %B: !sdfg.scalar<f64> as "B") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4"]>
+    // expected-error @+1 {{'sdfg.tasklet' op input connector "x" reads with a write-conflict resolution, which only writes may have}}
+    %t = sdfg.tasklet "t" ins("x" = %a["0", wcr sum] : !sdfg.array<f64 ["4"]>) outs("y" : f64) code python "y = x"
+    %b = sdfg.access %B writes(%t["0"] : f64) : !sdfg.scalar<f64>
+  }
+}
+
+// -----
+
+// Only copies between access nodes have an 'other' subset: not reads.
+sdfg.sdfg @other_on_read(%A: !sdfg.array<f64 ["4"]> as "A", %B: !sdfg.scalar<f64> as "B") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4"]>
+    // expected-error @+1 {{'sdfg.tasklet' op input connector "x" has an 'other' subset, which only copies between access nodes may have}}
+    %t = sdfg.tasklet "t" ins("x" = %a["0" -> "1"] : !sdfg.array<f64 ["4"]>) outs("y" : f64) code python "y = x"
+    %b = sdfg.access %B writes(%t["0"] : f64) : !sdfg.scalar<f64>
+  }
+}
+
+// -----
+
+// Only copies between access nodes have an 'other' subset: not writes
+// from a tasklet.
+sdfg.sdfg @other_on_tasklet_write(%B: !sdfg.array<f64 ["4"]> as "B") {
+  sdfg.state @s {
+    %t = sdfg.tasklet "t" outs("y" : f64) code python "y = 1"
+    // expected-error @+1 {{'sdfg.access' op write into "B" has an 'other' subset but does not come from an access node}}
+    %b = sdfg.access %B writes(%t["0" -> "1"] : f64) : !sdfg.array<f64 ["4"]>
+  }
+}
+
+// -----
+
+// A binding edge has no write-conflict resolution.
+sdfg.sdfg @wcr_on_bind(%A: !sdfg.array<f64 ["4"]> as "A", %V: !sdfg.view<f64 ["4"]> as "V") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4"]>
+    // expected-error @+1 {{'sdfg.access' op binding of "V" has a write-conflict resolution}}
+    %v = sdfg.access %V bind(%a["0:4", wcr sum] : !sdfg.array<f64 ["4"]>) : !sdfg.view<f64 ["4"]>
+  }
+}
+
+// -----
+
+// A scope output is written into a container of its own type.
+sdfg.sdfg @scope_output_type(%B: !sdfg.array<f32 ["4"]> as "B") {
+  sdfg.state @s {
+    %r = sdfg.map "m" ["i" = "0:4"] outs("B" : !sdfg.array<f64 ["4"]>) {
+      %t = sdfg.tasklet "t" outs("y" : f64) code python "y = 1"
+      sdfg.exit ("B" = %t["i"] : f64)
+    }
+    // expected-error @+1 {{'sdfg.access' op writes an output of type !sdfg.array<f64 ["4"]> into "B" of type !sdfg.array<f32 ["4"]>}}
+    %b = sdfg.access %B writes(%r["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f32 ["4"]>
+  }
+}
+
+// -----
+
+// A library output is written into a container of its own type.
+sdfg.sdfg @library_output_type(%C: !sdfg.array<f64 ["4", "4"]> as "C") {
+  sdfg.state @s {
+    %l = sdfg.library "l" "a.B" outs("_c" : !sdfg.array<f64 ["16"]>) properties {}
+    // expected-error @+1 {{'sdfg.access' op writes an output of type !sdfg.array<f64 ["16"]> into "C" of type !sdfg.array<f64 ["4", "4"]>}}
+    %c = sdfg.access %C writes(%l["0:16"] : !sdfg.array<f64 ["16"]>) : !sdfg.array<f64 ["4", "4"]>
+  }
+}
+
+// -----
+
+// A view is bound to the data it views.
+sdfg.sdfg @unbound_view(%V: !sdfg.view<f64 ["4"]> as "V", %B: !sdfg.scalar<f64> as "B") {
+  sdfg.state @s {
+    // expected-error @+1 {{'sdfg.access' op view "V" is not bound to the data it views}}
+    %v = sdfg.access %V : !sdfg.view<f64 ["4"]>
+    %t = sdfg.tasklet "t" ins("x" = %v["0"] : !sdfg.view<f64 ["4"]>) outs("y" : f64) code python "y = x"
+    %b = sdfg.access %B writes(%t["0"] : f64) : !sdfg.scalar<f64>
+  }
+}
+
+// -----
+
+// Inter-state edges assign declared symbols only.
+sdfg.sdfg @assign_undeclared_symbol() {
+  sdfg.state @a {
+  }
+  sdfg.state @b {
+  }
+  // expected-error @+1 {{'sdfg.edge' op assigns "i", which is not a declared symbol of the SDFG}}
+  sdfg.edge @a -> @b assign("i" = "0")
+}
+
+// -----
+
+// Inter-state edges do not assign data containers.
+sdfg.sdfg @assign_container(%A: !sdfg.scalar<i64> as "A") {
+  %t = sdfg.alloc "t" : !sdfg.scalar<i64>
+  sdfg.state @a {
+  }
+  sdfg.state @b {
+  }
+  // expected-error @+1 {{'sdfg.edge' op assigns "A", which is a data container, not a symbol}}
+  sdfg.edge @a -> @b assign("A" = "0")
+  // expected-error @+1 {{'sdfg.edge' op assigns "t", which is a data container, not a symbol}}
+  sdfg.edge @b -> @a assign("t" = "1")
+}
+
+// -----
+
+// A loop variable is a declared symbol.
+sdfg.sdfg @undeclared_loop_variable() {
+  // expected-error @+1 {{'sdfg.loop' op uses the loop variable "i", which is not a declared symbol of the SDFG}}
+  sdfg.loop @l var "i" init "0" cond "i < 4" update "i + 1" {
+    sdfg.state @s {
+    }
+  }
+}
+
+// -----
+
+// A loop variable is not a data container.
+sdfg.sdfg @container_loop_variable(%i: !sdfg.scalar<i64> as "i") {
+  // expected-error @+1 {{'sdfg.loop' op uses the loop variable "i", which is a data container, not a symbol}}
+  sdfg.loop @l var "i" init "0" cond "i < 4" update "i + 1" {
+    sdfg.state @s {
+    }
+  }
+}
+
+// -----
+
+// Symbols of an outer SDFG are not declared in a nested one.
+sdfg.sdfg @nested_undeclared(%A: !sdfg.array<f64 ["4"]> as "A") symbols {i = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4"]>
+    %r = sdfg.nested "n" ins("x" = %a["0:4"] : !sdfg.array<f64 ["4"]>) outs("y" : !sdfg.array<f64 ["4"]>) {
+      sdfg.sdfg @inner(%x: !sdfg.array<f64 ["4"]> as "x", %y: !sdfg.array<f64 ["4"]> as "y") {
+        sdfg.state @a {
+          %xa = sdfg.access %x : !sdfg.array<f64 ["4"]>
+          %ya = sdfg.access %y writes(%xa["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"]>
+        }
+        sdfg.state @b {
+        }
+        // expected-error @+1 {{'sdfg.edge' op assigns "i", which is not a declared symbol of the SDFG}}
+        sdfg.edge @a -> @b assign("i" = "1")
+      }
+    }
+    %b = sdfg.access %A writes(%r["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"]>
+  }
+}
