@@ -79,12 +79,12 @@ sdfg.sdfg @unused_map_input(%A: !sdfg.array<f64 ["4"]> as "A") {
 // -----
 
 // Every input connector of a consume scope is used inside it.
-sdfg.sdfg @unused_consume_input(%S: !sdfg.stream<i32 ["1"]> as "S", %A: !sdfg.array<f64 ["4"]> as "A") {
+sdfg.sdfg @unused_consume_input(%S: !sdfg.stream<i32 shape ["1"]> as "S", %A: !sdfg.array<f64 ["4"]> as "A") {
   sdfg.state @s {
-    %s = sdfg.access %S : !sdfg.stream<i32 ["1"]>
+    %s = sdfg.access %S : !sdfg.stream<i32 shape ["1"]>
     %a = sdfg.access %A : !sdfg.array<f64 ["4"]>
     // expected-error @+1 {{'sdfg.consume' op input connector "a" has no edge inside the scope}}
-    sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 ["1"]>) pe "p" pes "2" ins("a" = %a["0:4"] : !sdfg.array<f64 ["4"]>) {
+    sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 shape ["1"]>) pe "p" pes "2" ins("a" = %a["0:4"] : !sdfg.array<f64 ["4"]>) {
     ^bb0(%e: i32, %in: !sdfg.array<f64 ["4"]>):
       sdfg.exit ()
     }
@@ -243,5 +243,68 @@ sdfg.sdfg @nested_undeclared(%A: !sdfg.array<f64 ["4"]> as "A") symbols {i = i64
       }
     }
     %b = sdfg.access %A writes(%r["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"]>
+  }
+}
+
+// -----
+
+// A memlet may only use symbols that are defined in its scope.
+sdfg.sdfg @undefined_symbol_in_memlet(%A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    // expected-error @+1 {{'sdfg.tasklet' op memlet subset "j" uses undefined symbol "j"}}
+    %t = sdfg.tasklet "t" ins("x" = %a["j"] : !sdfg.array<f64 ["N"]>) outs("y" : f64) code python "y = x"
+    %b = sdfg.access %A writes(%t["0"] : f64) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// Shapes may only use declared symbols.
+// expected-error @+1 {{'sdfg.sdfg' op type of "A": expression "M" uses undefined symbol "M"}}
+sdfg.sdfg @undefined_symbol_in_shape(%A: !sdfg.array<f64 ["M"]> as "A") {
+}
+
+// -----
+
+// A map reading A[i + 1] for i in 0:N reads past the end of A[N].
+sdfg.sdfg @out_of_bounds_read(%A: !sdfg.array<f64 ["N"]> as "A", %B: !sdfg.array<f64 ["N"]> as "B") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    %r = sdfg.map "m" ["i" = "0:N"] ins("A" = %a["0:N"] : !sdfg.array<f64 ["N"]>) outs("B" : !sdfg.array<f64 ["N"]>) {
+    ^bb0(%in: !sdfg.array<f64 ["N"]>):
+      // expected-error @+1 {{'sdfg.tasklet' op memlet subset "i + 1" is out of bounds of "A" in dimension 0 (size N)}}
+      %t = sdfg.tasklet "t" ins("x" = %in["i + 1"] : !sdfg.array<f64 ["N"]>) outs("y" : f64) code python "y = x"
+      sdfg.exit("B" = %t["i"] : f64)
+    }
+    %b = sdfg.access %B writes(%r["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// Writing B[-1] is out of bounds.
+sdfg.sdfg @out_of_bounds_write(%B: !sdfg.array<f64 ["4"]> as "B") {
+  sdfg.state @s {
+    %t = sdfg.tasklet "t" outs("y" : f64) code python "y = 1.0"
+    // expected-error @+1 {{'sdfg.access' op memlet subset "-1" is out of bounds of "B" in dimension 0 (size 4)}}
+    %b = sdfg.access %B writes(%t["-1"] : f64) : !sdfg.array<f64 ["4"]>
+  }
+}
+
+// -----
+
+// A dynamic range input is a symbol inside its map, and nowhere else.
+sdfg.sdfg @dynamic_input_out_of_scope(%P: !sdfg.array<i32 ["2"]> as "P", %A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64} {
+  sdfg.state @s {
+    %p = sdfg.access %P : !sdfg.array<i32 ["2"]>
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    %r = sdfg.map "m" ["j" = "b:e"] ins("A" = %a["0:N"] : !sdfg.array<f64 ["N"]>) dyn("b" = %p["0"] : !sdfg.array<i32 ["2"]>, "e" = %p["1"] : !sdfg.array<i32 ["2"]>) outs("A" : !sdfg.array<f64 ["N"]>) {
+    ^bb0(%in: !sdfg.array<f64 ["N"]>, %b: !sdfg.array<i32 ["2"]>, %e: !sdfg.array<i32 ["2"]>):
+      %t = sdfg.tasklet "t" ins("x" = %in["j"] : !sdfg.array<f64 ["N"]>) outs("y" : f64) code python "y = x"
+      sdfg.exit("A" = %t["j"] : f64)
+    }
+    // expected-error @+1 {{'sdfg.access' op memlet subset "b:e" uses undefined symbol "b"}}
+    %w = sdfg.access %A writes(%r["b:e"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
   }
 }

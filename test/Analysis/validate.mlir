@@ -50,7 +50,7 @@ sdfg.sdfg @copies(%A: !sdfg.array<f64 ["N"]> as "A", %B: !sdfg.array<f64 ["N + 1
 // CHECK-LABEL: sdfg.sdfg @unused_allowed
 // CHECK: dyn("e" =
 // CHECK: sdfg.consume
-sdfg.sdfg @unused_allowed(%P: !sdfg.array<i32 ["1"]> as "P", %S: !sdfg.stream<i32 ["1"]> as "S", %O: !sdfg.array<f64 ["1"]> as "O") {
+sdfg.sdfg @unused_allowed(%P: !sdfg.array<i32 ["1"]> as "P", %S: !sdfg.stream<i32 shape ["1"]> as "S", %O: !sdfg.array<f64 ["1"]> as "O") {
   sdfg.state @s {
     %p = sdfg.access %P : !sdfg.array<i32 ["1"]>
     %r = sdfg.map "m" ["i" = "0:e"] dyn("e" = %p["0"] : !sdfg.array<i32 ["1"]>) outs("O" : !sdfg.array<f64 ["1"]>) {
@@ -59,8 +59,8 @@ sdfg.sdfg @unused_allowed(%P: !sdfg.array<i32 ["1"]> as "P", %S: !sdfg.stream<i3
       sdfg.exit ("O" = %t["0", wcr sum] : f64)
     }
     %o = sdfg.access %O writes(%r["0", wcr sum] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>
-    %s = sdfg.access %S : !sdfg.stream<i32 ["1"]>
-    %c = sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 ["1"]>) pe "p" pes "2" outs("O" : !sdfg.array<f64 ["1"]>) {
+    %s = sdfg.access %S : !sdfg.stream<i32 shape ["1"]>
+    %c = sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 shape ["1"]>) pe "p" pes "2" outs("O" : !sdfg.array<f64 ["1"]>) {
     ^bb0(%el: i32):
       %t = sdfg.tasklet "t" outs("y" : f64) code python "y = 1.0"
       sdfg.exit ("O" = %t["0", wcr sum] : f64)

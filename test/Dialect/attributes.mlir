@@ -12,14 +12,14 @@
 // CHECK-SAME: c = #sdfg.memlet<["0:N", volume "N"]>
 // CHECK-SAME: d = #sdfg.memlet<["0:N", dynamic]>
 // CHECK-SAME: e = #sdfg.memlet<["0:N" -> "0:N", volume "N", dynamic, wcr sum]>
-// CHECK-SAME: f = #sdfg.memlet<["0:N:2, 1:M@4"]>
+// CHECK-SAME: f = #sdfg.memlet<["0:N:2, 1:M"]>
 sdfg.sdfg @memlet_fields() symbols {M = i64, N = i64, i = i64} attributes {
     a = #sdfg.memlet<["i"]>,
     b = #sdfg.memlet<["0:N, i" -> "1:N+1, i"]>,
     c = #sdfg.memlet<["0:N", volume "N"]>,
     d = #sdfg.memlet<["0:N", dynamic]>,
     e = #sdfg.memlet<["0:N" -> "0:N", wcr sum, dynamic, volume "N"]>,
-    f = #sdfg.memlet<["0:N:2, 1:M@4"]>} {
+    f = #sdfg.memlet<["0:N:2, 1:M"]>} {
   sdfg.state @s {
   }
 }

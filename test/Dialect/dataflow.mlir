@@ -120,23 +120,23 @@ sdfg.sdfg @views(%A: !sdfg.array<f64 ["N", "M"]> as "A", %B: !sdfg.scalar<f64> a
 // Inside a tasklet body, sdfg.sym reads a symbolic expression and
 // sdfg.pop/sdfg.push use stream connectors.
 // CHECK-LABEL: sdfg.sdfg @body_ops
-// CHECK: ^bb0(%[[S:.*]]: !sdfg.stream<i32 ["1"]>):
-// CHECK-NEXT: %[[V:.*]] = sdfg.pop %[[S]] : <i32 ["1"]>
+// CHECK: ^bb0(%[[S:.*]]: !sdfg.stream<i32 shape ["1"]>):
+// CHECK-NEXT: %[[V:.*]] = sdfg.pop %[[S]] : <i32 shape ["1"]>
 // CHECK-NEXT: %[[N:.*]] = sdfg.sym "N - 1" : i32
 // CHECK-NEXT: %[[I:.*]] = sdfg.sym "N * 2" : index
 // CHECK-NEXT: %[[W:.*]] = arith.addi %[[V]], %[[N]] : i32
-// CHECK-NEXT: sdfg.push %[[S]], %[[W]] : <i32 ["1"]>
+// CHECK-NEXT: sdfg.push %[[S]], %[[W]] : <i32 shape ["1"]>
 // CHECK-NEXT: sdfg.yield %[[W]] : i32
-sdfg.sdfg @body_ops(%S: !sdfg.stream<i32 ["1"]> as "S", %O: !sdfg.scalar<i32> as "O") symbols {N = i64} {
+sdfg.sdfg @body_ops(%S: !sdfg.stream<i32 shape ["1"]> as "S", %O: !sdfg.scalar<i32> as "O") symbols {N = i64} {
   sdfg.state @s {
-    %s = sdfg.access %S : !sdfg.stream<i32 ["1"]>
-    %t = sdfg.tasklet "t" ins("s" = %s["0"] : !sdfg.stream<i32 ["1"]>) outs("o" : i32) {
-    ^bb0(%st: !sdfg.stream<i32 ["1"]>):
-      %v = sdfg.pop %st : !sdfg.stream<i32 ["1"]>
+    %s = sdfg.access %S : !sdfg.stream<i32 shape ["1"]>
+    %t = sdfg.tasklet "t" ins("s" = %s["0"] : !sdfg.stream<i32 shape ["1"]>) outs("o" : i32) {
+    ^bb0(%st: !sdfg.stream<i32 shape ["1"]>):
+      %v = sdfg.pop %st : !sdfg.stream<i32 shape ["1"]>
       %n = sdfg.sym "N - 1" : i32
       %i = sdfg.sym "N * 2" : index
       %w = arith.addi %v, %n : i32
-      sdfg.push %st, %w : !sdfg.stream<i32 ["1"]>
+      sdfg.push %st, %w : !sdfg.stream<i32 shape ["1"]>
       sdfg.yield %w : i32
     }
     %o = sdfg.access %O writes(%t["0"] : i32) : !sdfg.scalar<i32>

@@ -489,8 +489,9 @@ sdfg.sdfg @tasklet_uses_outside_value(%A: !sdfg.scalar<f64> as "A") {
   sdfg.state @s {
     %a = sdfg.access %A : !sdfg.scalar<f64>
     %u = sdfg.tasklet "u" outs("v" : f64) code python "v = 1.0"
+    // expected-note @+1 {{required by region isolation constraints}}
     %t = sdfg.tasklet "t" outs("y" : f64) {
-      // expected-error @+1 {{'sdfg.yield' op uses a value defined outside its tasklet (operand #0); dataflow must enter through connectors}}
+      // expected-error @+1 {{'sdfg.yield' op using value defined outside the region}}
       sdfg.yield %u : f64
     }
   }
@@ -717,11 +718,11 @@ sdfg.sdfg @consume_array(%A: !sdfg.array<i32 ["4"]> as "A") {
 // -----
 
 // A consume scope names its processing-element symbol.
-sdfg.sdfg @consume_no_pe(%S: !sdfg.stream<i32 ["1"]> as "S") {
+sdfg.sdfg @consume_no_pe(%S: !sdfg.stream<i32 shape ["1"]> as "S") {
   sdfg.state @s {
-    %s = sdfg.access %S : !sdfg.stream<i32 ["1"]>
+    %s = sdfg.access %S : !sdfg.stream<i32 shape ["1"]>
     // expected-error @+1 {{'sdfg.consume' op needs a processing-element symbol}}
-    sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 ["1"]>) pe "" pes "4" {
+    sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 shape ["1"]>) pe "" pes "4" {
     ^bb0(%e: i32):
       sdfg.exit ()
     }
@@ -731,11 +732,11 @@ sdfg.sdfg @consume_no_pe(%S: !sdfg.stream<i32 ["1"]> as "S") {
 // -----
 
 // The first block argument of a consume scope is the stream's element.
-sdfg.sdfg @consume_element_type(%S: !sdfg.stream<i32 ["1"]> as "S") {
+sdfg.sdfg @consume_element_type(%S: !sdfg.stream<i32 shape ["1"]> as "S") {
   sdfg.state @s {
-    %s = sdfg.access %S : !sdfg.stream<i32 ["1"]>
+    %s = sdfg.access %S : !sdfg.stream<i32 shape ["1"]>
     // expected-error @+1 {{'sdfg.consume' op region arguments 'f32' do not match the scope's connectors 'i32'}}
-    sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 ["1"]>) pe "p" pes "4" {
+    sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 shape ["1"]>) pe "p" pes "4" {
     ^bb0(%e: f32):
       sdfg.exit ()
     }
@@ -745,10 +746,10 @@ sdfg.sdfg @consume_element_type(%S: !sdfg.stream<i32 ["1"]> as "S") {
 // -----
 
 // A consume region ends in sdfg.exit with an edge to every output.
-sdfg.sdfg @consume_missing_output(%S: !sdfg.stream<i32 ["1"]> as "S") {
+sdfg.sdfg @consume_missing_output(%S: !sdfg.stream<i32 shape ["1"]> as "S") {
   sdfg.state @s {
-    %s = sdfg.access %S : !sdfg.stream<i32 ["1"]>
-    %r = sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 ["1"]>) pe "p" pes "4" outs("o" : !sdfg.array<i32 ["1"]>) {
+    %s = sdfg.access %S : !sdfg.stream<i32 shape ["1"]>
+    %r = sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 shape ["1"]>) pe "p" pes "4" outs("o" : !sdfg.array<i32 ["1"]>) {
     ^bb0(%e: i32):
       // expected-error @+1 {{'sdfg.exit' op has no edge to output connector "o"}}
       sdfg.exit ()
@@ -815,14 +816,14 @@ sdfg.sdfg @sym_float() {
 // -----
 
 // sdfg.push pushes the stream's element type (generic form).
-sdfg.sdfg @push_wrong_type(%S: !sdfg.stream<i32 ["1"]> as "S", %O: !sdfg.stream<i32 ["1"]> as "O") {
+sdfg.sdfg @push_wrong_type(%S: !sdfg.stream<i32 shape ["1"]> as "S", %O: !sdfg.stream<i32 shape ["1"]> as "O") {
   sdfg.state @s {
-    %s = sdfg.access %S : !sdfg.stream<i32 ["1"]>
-    %t = sdfg.tasklet "t" ins("s" = %s["0"] : !sdfg.stream<i32 ["1"]>) outs("y" : f64) {
-    ^bb0(%st: !sdfg.stream<i32 ["1"]>):
+    %s = sdfg.access %S : !sdfg.stream<i32 shape ["1"]>
+    %t = sdfg.tasklet "t" ins("s" = %s["0"] : !sdfg.stream<i32 shape ["1"]>) outs("y" : f64) {
+    ^bb0(%st: !sdfg.stream<i32 shape ["1"]>):
       %c = arith.constant 1.0 : f64
       // expected-error @+1 {{'sdfg.push' op failed to verify that value has the stream's element type}}
-      "sdfg.push"(%st, %c) : (!sdfg.stream<i32 ["1"]>, f64) -> ()
+      "sdfg.push"(%st, %c) : (!sdfg.stream<i32 shape ["1"]>, f64) -> ()
       sdfg.yield %c : f64
     }
   }

@@ -103,11 +103,11 @@ sdfg.sdfg @schedules(%A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64} {
 // collapse, gpu_block_size, omp_num_threads) round-trip; ranges may have
 // steps, negative steps and tiles.
 // CHECK-LABEL: sdfg.sdfg @map_options
-// CHECK: sdfg.map "gpu" ["i" = "0:N:2", "j" = "0:M@32"] schedule GPU_Device unroll unroll_factor 4 collapse 2 gpu_block_size ["32", "8"] omp_num_threads 4 {
+// CHECK: sdfg.map "gpu" ["i" = "0:N:2", "j" = "0:M tile 32"] schedule GPU_Device unroll unroll_factor 4 collapse 2 gpu_block_size ["32", "8"] omp_num_threads 4 {
 // CHECK: sdfg.map "cpu" ["k" = "N-1:-1:-1"] omp_num_threads 8 {
 sdfg.sdfg @map_options() symbols {M = i64, N = i64} {
   sdfg.state @s {
-    sdfg.map "gpu" ["i" = "0:N:2", "j" = "0:M@32"] schedule GPU_Device unroll unroll_factor 4 collapse 2 gpu_block_size ["32", "8"] omp_num_threads 4 {
+    sdfg.map "gpu" ["i" = "0:N:2", "j" = "0:M tile 32"] schedule GPU_Device unroll unroll_factor 4 collapse 2 gpu_block_size ["32", "8"] omp_num_threads 4 {
       sdfg.exit ()
     }
     sdfg.map "cpu" ["k" = "N-1:-1:-1"] omp_num_threads 8 {
@@ -178,26 +178,26 @@ sdfg.sdfg @nested_maps(%A: !sdfg.array<f64 ["N", "N"]> as "A", %B: !sdfg.array<f
 // A consume scope drains a stream: the popped element is the first block
 // argument, then come the `ins` connectors; every option is printed.
 // CHECK-LABEL: sdfg.sdfg @consume_full
-// CHECK: %[[S:.*]] = sdfg.access %S : !sdfg.stream<i32 ["1"]>
+// CHECK: %[[S:.*]] = sdfg.access %S : !sdfg.stream<i32 shape ["1"]>
 // CHECK: %[[A:.*]] = sdfg.access %A : !sdfg.array<f64 ["N"]>
-// CHECK: %[[R:.*]]:2 = sdfg.consume "work"(%[[S]] ["0"] : !sdfg.stream<i32 ["1"]>) pe "p" pes "P" quiescence "p > N" chunksize "4" schedule CPU_Multicore ins("a" = %[[A]]["0:N"] : !sdfg.array<f64 ["N"]>) outs("out" : !sdfg.array<f64 ["1"]>, "S" : !sdfg.stream<i32 ["1"]>) after(%[[A]] : !sdfg.array<f64 ["N"]>) {
+// CHECK: %[[R:.*]]:2 = sdfg.consume "work"(%[[S]] ["0"] : !sdfg.stream<i32 shape ["1"]>) pe "p" pes "P" quiescence "p > N" chunksize "4" schedule CPU_Multicore ins("a" = %[[A]]["0:N"] : !sdfg.array<f64 ["N"]>) outs("out" : !sdfg.array<f64 ["1"]>, "S" : !sdfg.stream<i32 shape ["1"]>) after(%[[A]] : !sdfg.array<f64 ["N"]>) {
 // CHECK-NEXT: ^bb0(%[[E:.*]]: i32, %[[AIN:.*]]: !sdfg.array<f64 ["N"]>):
 // CHECK: sdfg.exit("out" = %{{.*}}["0", wcr sum] : f64, "S" = %{{.*}}["0", dynamic] : i32)
 // CHECK: sdfg.access %O writes(%[[R]]#0["0", wcr sum] : !sdfg.array<f64 ["1"]>)
-// CHECK: sdfg.access %S writes(%[[R]]#1["0", dynamic] : !sdfg.stream<i32 ["1"]>)
-sdfg.sdfg @consume_full(%S: !sdfg.stream<i32 ["1"]> as "S", %A: !sdfg.array<f64 ["N"]> as "A",
+// CHECK: sdfg.access %S writes(%[[R]]#1["0", dynamic] : !sdfg.stream<i32 shape ["1"]>)
+sdfg.sdfg @consume_full(%S: !sdfg.stream<i32 shape ["1"]> as "S", %A: !sdfg.array<f64 ["N"]> as "A",
                         %O: !sdfg.array<f64 ["1"]> as "O") symbols {N = i64, P = i64} {
   sdfg.state @s {
-    %s = sdfg.access %S : !sdfg.stream<i32 ["1"]>
+    %s = sdfg.access %S : !sdfg.stream<i32 shape ["1"]>
     %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
-    %r:2 = sdfg.consume "work" (%s["0"] : !sdfg.stream<i32 ["1"]>) pe "p" pes "P" quiescence "p > N" chunksize "4" schedule CPU_Multicore
-        ins("a" = %a["0:N"] : !sdfg.array<f64 ["N"]>) outs("out" : !sdfg.array<f64 ["1"]>, "S" : !sdfg.stream<i32 ["1"]>) after(%a : !sdfg.array<f64 ["N"]>) {
+    %r:2 = sdfg.consume "work" (%s["0"] : !sdfg.stream<i32 shape ["1"]>) pe "p" pes "P" quiescence "p > N" chunksize "4" schedule CPU_Multicore
+        ins("a" = %a["0:N"] : !sdfg.array<f64 ["N"]>) outs("out" : !sdfg.array<f64 ["1"]>, "S" : !sdfg.stream<i32 shape ["1"]>) after(%a : !sdfg.array<f64 ["N"]>) {
     ^bb0(%e: i32, %ain: !sdfg.array<f64 ["N"]>):
       %t:2 = sdfg.tasklet "step" ins("e" = %e["0"] : i32, "a" = %ain["e"] : !sdfg.array<f64 ["N"]>) outs("v" : f64, "n" : i32) code python "v = a\nif e > 0:\n    n = e - 1"
       sdfg.exit ("out" = %t#0["0", wcr sum] : f64, "S" = %t#1["0", dynamic] : i32)
     }
     %o = sdfg.access %O writes(%r#0["0", wcr sum] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>
-    %s2 = sdfg.access %S writes(%r#1["0", dynamic] : !sdfg.stream<i32 ["1"]>) : !sdfg.stream<i32 ["1"]>
+    %s2 = sdfg.access %S writes(%r#1["0", dynamic] : !sdfg.stream<i32 shape ["1"]>) : !sdfg.stream<i32 shape ["1"]>
   }
 }
 
@@ -205,13 +205,13 @@ sdfg.sdfg @consume_full(%S: !sdfg.stream<i32 ["1"]> as "S", %A: !sdfg.array<f64 
 
 // A minimal consume scope: only the stream, the PE symbol and their count.
 // CHECK-LABEL: sdfg.sdfg @consume_minimal
-// CHECK: sdfg.consume "c"(%{{.*}} ["0"] : !sdfg.stream<f32 ["4"] buffer "8">) pe "q" pes "2" {
+// CHECK: sdfg.consume "c"(%{{.*}} ["0"] : !sdfg.stream<f32 shape ["4"] buffer "8">) pe "q" pes "2" {
 // CHECK-NEXT: ^bb0(%{{.*}}: f32):
 // CHECK-NEXT: sdfg.exit()
-sdfg.sdfg @consume_minimal(%S: !sdfg.stream<f32 ["4"] buffer "8"> as "S") {
+sdfg.sdfg @consume_minimal(%S: !sdfg.stream<f32 shape ["4"] buffer "8"> as "S") {
   sdfg.state @s {
-    %s = sdfg.access %S : !sdfg.stream<f32 ["4"] buffer "8">
-    sdfg.consume "c" (%s["0"] : !sdfg.stream<f32 ["4"] buffer "8">) pe "q" pes "2" {
+    %s = sdfg.access %S : !sdfg.stream<f32 shape ["4"] buffer "8">
+    sdfg.consume "c" (%s["0"] : !sdfg.stream<f32 shape ["4"] buffer "8">) pe "q" pes "2" {
     ^bb0(%e: f32):
       sdfg.exit ()
     }

@@ -95,11 +95,11 @@ sdfg.sdfg @bad_branch_condition() {
 
 // -----
 
-sdfg.sdfg @bad_pes(%S: !sdfg.stream<i32 ["1"]> as "S") {
+sdfg.sdfg @bad_pes(%S: !sdfg.stream<i32 shape ["1"]> as "S") {
   sdfg.state @s {
-    %s = sdfg.access %S : !sdfg.stream<i32 ["1"]>
+    %s = sdfg.access %S : !sdfg.stream<i32 shape ["1"]>
     // expected-error @+1 {{'sdfg.consume' op invalid expression in number of processing elements "4 *"}}
-    sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 ["1"]>) pe "p" pes "4 *" {
+    sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 shape ["1"]>) pe "p" pes "4 *" {
     ^bb0(%e: i32):
       sdfg.exit ()
     }
@@ -108,11 +108,11 @@ sdfg.sdfg @bad_pes(%S: !sdfg.stream<i32 ["1"]> as "S") {
 
 // -----
 
-sdfg.sdfg @bad_quiescence(%S: !sdfg.stream<i32 ["1"]> as "S") {
+sdfg.sdfg @bad_quiescence(%S: !sdfg.stream<i32 shape ["1"]> as "S") {
   sdfg.state @s {
-    %s = sdfg.access %S : !sdfg.stream<i32 ["1"]>
+    %s = sdfg.access %S : !sdfg.stream<i32 shape ["1"]>
     // expected-error @+1 {{'sdfg.consume' op invalid condition in quiescence condition "p =="}}
-    sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 ["1"]>) pe "p" pes "4" quiescence "p ==" {
+    sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 shape ["1"]>) pe "p" pes "4" quiescence "p ==" {
     ^bb0(%e: i32):
       sdfg.exit ()
     }

@@ -39,13 +39,13 @@ sdfg.sdfg @scalar_of_array(%a: !sdfg.scalar<!sdfg.array<f64 ["4"]>> as "a") {
 // -----
 
 // expected-error @+1 {{shape must have at least one dimension}}
-sdfg.sdfg @stream_empty_shape(%a: !sdfg.stream<i32 []> as "a") {
+sdfg.sdfg @stream_empty_shape(%a: !sdfg.stream<i32 shape []> as "a") {
 }
 
 // -----
 
-// expected-error @+1 {{element type must not be a container, got '!sdfg.stream<i32 ["1"]>'}}
-sdfg.sdfg @stream_of_streams(%a: !sdfg.stream<!sdfg.stream<i32 ["1"]> ["1"]> as "a") {
+// expected-error @+1 {{element type must not be a container, got '!sdfg.stream<i32 shape ["1"]>'}}
+sdfg.sdfg @stream_of_streams(%a: !sdfg.stream<!sdfg.stream<i32 shape ["1"]> shape ["1"]> as "a") {
 }
 
 // -----

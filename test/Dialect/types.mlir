@@ -113,14 +113,14 @@ sdfg.sdfg @scalars(%s: !sdfg.scalar<f64> as "s",
 
 // A shaped stream prints its shape, buffer size and storage when present.
 // CHECK-LABEL: sdfg.sdfg @shaped_streams
-// CHECK-SAME: !sdfg.stream<i32 ["1"]> as "a"
-// CHECK-SAME: !sdfg.stream<f32 ["P"] buffer "16"> as "b"
-// CHECK-SAME: !sdfg.stream<f32 ["P", "Q"] buffer "16" storage FPGA_Local> as "c"
-// CHECK-SAME: !sdfg.stream<f32 ["P"] storage FPGA_Local> as "d"
-sdfg.sdfg @shaped_streams(%a: !sdfg.stream<i32 ["1"]> as "a",
-                          %b: !sdfg.stream<f32 ["P"] buffer "16"> as "b",
-                          %c: !sdfg.stream<f32 ["P", "Q"] buffer "16" storage FPGA_Local> as "c",
-                          %d: !sdfg.stream<f32 ["P"] storage FPGA_Local> as "d")
+// CHECK-SAME: !sdfg.stream<i32 shape ["1"]> as "a"
+// CHECK-SAME: !sdfg.stream<f32 shape ["P"] buffer "16"> as "b"
+// CHECK-SAME: !sdfg.stream<f32 shape ["P", "Q"] buffer "16" storage FPGA_Local> as "c"
+// CHECK-SAME: !sdfg.stream<f32 shape ["P"] storage FPGA_Local> as "d"
+sdfg.sdfg @shaped_streams(%a: !sdfg.stream<i32 shape ["1"]> as "a",
+                          %b: !sdfg.stream<f32 shape ["P"] buffer "16"> as "b",
+                          %c: !sdfg.stream<f32 shape ["P", "Q"] buffer "16" storage FPGA_Local> as "c",
+                          %d: !sdfg.stream<f32 shape ["P"] storage FPGA_Local> as "d")
     symbols {P = i64, Q = i64} {
   sdfg.state @s {
   }
@@ -134,13 +134,13 @@ sdfg.sdfg @shaped_streams(%a: !sdfg.stream<i32 ["1"]> as "a",
 // CHECK: %[[S:.*]] = sdfg.alloc "s" : !sdfg.scalar<i64>
 // CHECK: %[[V:.*]] = sdfg.alloc "v" : !sdfg.view<f64 ["N"]>
 // CHECK: %[[R:.*]] = sdfg.alloc "r" : !sdfg.ref<f64 ["N"]>
-// CHECK: %[[Q:.*]] = sdfg.alloc "q" : !sdfg.stream<i32 ["4"] buffer "2">
+// CHECK: %[[Q:.*]] = sdfg.alloc "q" : !sdfg.stream<i32 shape ["4"] buffer "2">
 sdfg.sdfg @transient_types() symbols {N = i64} {
   %t = sdfg.alloc "t" : !sdfg.array<f64 ["N"] storage GPU_Shared>
   %s = sdfg.alloc "s" : !sdfg.scalar<i64>
   %v = sdfg.alloc "v" : !sdfg.view<f64 ["N"]>
   %r = sdfg.alloc "r" : !sdfg.ref<f64 ["N"]>
-  %q = sdfg.alloc "q" : !sdfg.stream<i32 ["4"] buffer "2">
+  %q = sdfg.alloc "q" : !sdfg.stream<i32 shape ["4"] buffer "2">
   sdfg.state @s {
   }
 }

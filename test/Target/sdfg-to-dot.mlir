@@ -65,7 +65,7 @@
 // EDGES-COUNT-14: ->
 // EDGES-NOT: ->
 
-sdfg.sdfg @drawn(%A: !sdfg.array<f64 ["N"]> as "A", %S: !sdfg.stream<i32 ["1"]> as "S", %O: !sdfg.array<f64 ["1"]> as "O") symbols {N = i64, t = i64} {
+sdfg.sdfg @drawn(%A: !sdfg.array<f64 ["N"]> as "A", %S: !sdfg.stream<i32 shape ["1"]> as "S", %O: !sdfg.array<f64 ["1"]> as "O") symbols {N = i64, t = i64} {
   sdfg.state @init {
   }
   sdfg.loop @time var "t" init "0" cond "t < 10" update "t + 1" {
@@ -82,8 +82,8 @@ sdfg.sdfg @drawn(%A: !sdfg.array<f64 ["N"]> as "A", %S: !sdfg.stream<i32 ["1"]> 
   sdfg.conditional @branch {
     sdfg.branch @pos if "N > 0" {
       sdfg.state @work {
-        %s = sdfg.access %S : !sdfg.stream<i32 ["1"]>
-        %c = sdfg.consume "drain" (%s["0"] : !sdfg.stream<i32 ["1"]>) pe "p" pes "2" outs("O" : !sdfg.array<f64 ["1"]>) {
+        %s = sdfg.access %S : !sdfg.stream<i32 shape ["1"]>
+        %c = sdfg.consume "drain" (%s["0"] : !sdfg.stream<i32 shape ["1"]>) pe "p" pes "2" outs("O" : !sdfg.array<f64 ["1"]>) {
         ^bb0(%e: i32):
           %t = sdfg.tasklet "one" ins("e" = %e["0"] : i32) outs("y" : f64) code python "y = 1.0"
           sdfg.exit ("O" = %t["0", wcr sum] : f64)

@@ -403,6 +403,37 @@ pub fn container_name<'a>(value: Val<'a>) -> Option<&'a str> {
         .flatten()
 }
 
+/// Follows a dataflow value back to the data container it stands for:
+/// through access nodes (to the container they access) and scope block
+/// arguments (to the scope's input). Values that stand for no container
+/// (tasklet outputs) are returned unchanged.
+pub fn underlying_container(value: Val<'_>) -> Val<'_> {
+    let mut value = value;
+    loop {
+        let next = if let Some(op) = value.defining_op() {
+            op.is("sdfg.access")
+                .then(|| op.operands().first().copied())
+                .flatten()
+        } else if let Some((owner, index)) = value.block_arg() {
+            match owner.name() {
+                "sdfg.map" => {
+                    let mut inputs = owner.operand_segment(0);
+                    inputs.extend(owner.operand_segment(1));
+                    inputs.get(index).copied()
+                }
+                "sdfg.consume" if index > 0 => owner.operand_segment(1).get(index - 1).copied(),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        match next {
+            Some(next) => value = next,
+            None => return value,
+        }
+    }
+}
+
 /// The ops that are control-flow blocks (`sdfg.state`, `sdfg.loop`, ...).
 pub const CONTROL_FLOW_BLOCKS: &[&str] = &[
     "sdfg.state",

@@ -17,7 +17,9 @@ pub fn check(kind: SymbolicKind, text: &str) -> Result<usize, String> {
             }
             Ok(0)
         }
-        SymbolicKind::Condition => sdfg_symbolic::parse(text).map(|_| 0).map_err(|e| e.to_string()),
+        SymbolicKind::Condition => sdfg_symbolic::parse(text)
+            .map(|_| 0)
+            .map_err(|e| e.to_string()),
         SymbolicKind::Subset => {
             let subset = sdfg_symbolic::parse_subset(text).map_err(|e| e.to_string())?;
             Ok(subset.dims())

@@ -14,7 +14,11 @@
 //!   outputs written into access nodes of the same container type;
 //! - views are bound to the data they view;
 //! - inter-state assignments and loop variables name declared symbols, not
-//!   data containers.
+//!   data containers;
+//! - every symbol an expression uses is defined where it is used, and memlet
+//!   subsets that the symbolic engine can prove to lie outside their
+//!   container are reported (DaCe's "out of bounds" check, sound: only
+//!   definite violations are errors).
 //!
 //! ```mlir
 //! // before and after: the pass changes nothing; on this input it reports
@@ -113,6 +117,7 @@ fn validate_sdfg(sdfg: Op<'_>, reporter: &mut Reporter) {
         }
     }
 
+    check_symbols(sdfg, &symbols, &containers, reporter);
     for op in ops {
         match op.name() {
             "sdfg.edge" => {
@@ -148,26 +153,11 @@ fn validate_sdfg(sdfg: Op<'_>, reporter: &mut Reporter) {
 }
 
 fn declared_symbols(sdfg: Op<'_>) -> HashSet<String> {
-    let Some(dict) = sdfg.attr("symbols") else {
-        return HashSet::new();
-    };
-    // SAFETY: `symbols` is a DictionaryAttr (checked by the op verifier).
-    unsafe {
-        if !mlir_sys::mlirAttributeIsADictionary(dict) {
-            return HashSet::new();
-        }
-        (0..mlir_sys::mlirDictionaryAttrGetNumElements(dict))
-            .map(|i| {
-                let named = mlir_sys::mlirDictionaryAttrGetElement(dict, i);
-                let name = mlir_sys::mlirIdentifierStr(named.name);
-                String::from_utf8_lossy(std::slice::from_raw_parts(
-                    name.data as *const u8,
-                    name.length,
-                ))
-                .into_owned()
-            })
-            .collect()
-    }
+    sdfg.attr("symbols")
+        .map(dictionary_keys)
+        .unwrap_or_default()
+        .into_iter()
+        .collect()
 }
 
 fn check_symbol_target(
@@ -327,3 +317,389 @@ pub static REGISTRATION: PassRegistration = PassRegistration {
     op_name: "",
     create: || Box::new(Validate),
 };
+
+/// Symbolic rules: every symbol an expression uses is defined where it is
+/// used (declared on the SDFG, a map parameter or dynamic input in scope, a
+/// consume scope's PE index, or, in inter-state conditions and
+/// assignments, a data container), and memlet subsets stay inside their
+/// containers whenever the symbolic engine can decide it.
+mod symbolic {
+    use super::Reporter;
+    use sdfg_dialect::{
+        container_name, incoming_edges,
+        ir::{Op, Val},
+        underlying_container, Container, ContainerKind, EdgeRole,
+    };
+    use sdfg_symbolic::{compare_le, parse, parse_subset, Assumptions, Expr, Range, Subset, Tri};
+    use std::collections::BTreeSet;
+
+    /// The names visible at a point of an SDFG, and what is known of them.
+    #[derive(Clone)]
+    pub(super) struct Env {
+        pub names: BTreeSet<String>,
+        pub assumptions: Assumptions,
+        /// The parameters of the enclosing maps with their ranges.
+        pub params: Vec<(String, Range)>,
+    }
+
+    fn range_is_quasi_affine(range: &Range) -> bool {
+        [&range.start, &range.end, &range.step, &range.tile]
+            .iter()
+            .all(|e| e.is_quasi_affine())
+    }
+
+    fn report_undefined(
+        op: Op<'_>,
+        what: &str,
+        text: &str,
+        used: BTreeSet<String>,
+        env: &Env,
+        reporter: &mut Reporter,
+    ) {
+        if let Some(name) = used.iter().find(|n| !env.names.contains(*n)) {
+            reporter.error(
+                op,
+                format!("{what} \"{text}\" uses undefined symbol \"{name}\""),
+            );
+        }
+    }
+
+    /// Checks an expression's symbols; returns it when it parses (parse
+    /// errors are the verifiers' business).
+    pub(super) fn expression(
+        op: Op<'_>,
+        what: &str,
+        text: &str,
+        env: &Env,
+        reporter: &mut Reporter,
+    ) -> Option<Expr> {
+        let expr = parse(text).ok()?;
+        report_undefined(op, what, text, expr.free_symbols(), env, reporter);
+        Some(expr)
+    }
+
+    fn subset(
+        op: Op<'_>,
+        what: &str,
+        text: &str,
+        env: &Env,
+        reporter: &mut Reporter,
+    ) -> Option<Subset> {
+        let subset = parse_subset(text).ok()?;
+        report_undefined(op, what, text, subset.free_symbols(), env, reporter);
+        Some(subset)
+    }
+
+    /// Reports a subset that is provably outside `container`.
+    fn bounds(
+        op: Op<'_>,
+        text: &str,
+        subset: &Subset,
+        data: Val<'_>,
+        env: &Env,
+        reporter: &mut Reporter,
+    ) {
+        let Some(container) = Container::from_type(data.ty()) else {
+            return;
+        };
+        if container.offset.is_some()
+            || container.kind == ContainerKind::Stream
+            || container.kind == ContainerKind::Scalar
+            || container.shape.len() != subset.dims()
+        {
+            return;
+        }
+        let name = container_name(underlying_container(data)).unwrap_or("?");
+        // Over the enclosing maps' parameters, the exact image of a
+        // quasi-affine subset gives the elements really accessed; anything
+        // else is checked as it stands, for all parameter values.
+        let exact = subset
+            .ranges()
+            .iter()
+            .chain(env.params.iter().map(|(_, r)| r))
+            .all(range_is_quasi_affine);
+        let image = match exact {
+            true => subset.image(&env.params, &env.assumptions).ok(),
+            false => None,
+        };
+        let accessed = image.as_ref().unwrap_or(subset);
+        let dims = container
+            .shape
+            .iter()
+            .zip(accessed.min_element())
+            .zip(accessed.max_element());
+        for (k, ((size, low), high)) in dims.enumerate() {
+            let Ok(size) = parse(size) else { return };
+            let last = Expr::sub(&size, &Expr::int(1));
+            let below = compare_le(&Expr::int(0), &low, &env.assumptions) == Tri::False;
+            let above = compare_le(&high, &last, &env.assumptions) == Tri::False;
+            if below || above {
+                reporter.error(
+                    op,
+                    format!("memlet subset \"{text}\" is out of bounds of \"{name}\" in dimension {k} (size {size})"),
+                );
+                return;
+            }
+        }
+    }
+
+    /// The container a memlet's subset indexes, for an edge into `op`.
+    fn indexed_container<'a>(
+        op: Op<'a>,
+        source: Val<'a>,
+        role: EdgeRole,
+        connector: Option<&str>,
+    ) -> (Option<Val<'a>>, Option<Val<'a>>) {
+        let is_container = |v: Val<'_>| Container::from_type(v.ty()).is_some();
+        match (op.name(), role) {
+            ("sdfg.access", EdgeRole::Input) => {
+                let data = op.results().first().copied();
+                if is_container(source) {
+                    (Some(source), data)
+                } else {
+                    (data, None)
+                }
+            }
+            ("sdfg.exit", _) => {
+                let scope = op.parent();
+                let output = scope.and_then(|s| {
+                    let names = s.str_array_attr("out_names");
+                    let index = names.iter().position(|n| Some(*n) == connector)?;
+                    s.results().get(index).copied()
+                });
+                (output, None)
+            }
+            _ => (is_container(source).then_some(source), None),
+        }
+    }
+
+    /// Checks the memlets of the edges into a dataflow op.
+    pub(super) fn memlets(op: Op<'_>, env: &Env, reporter: &mut Reporter) {
+        for edge in incoming_edges(op) {
+            let Some(memlet) = &edge.memlet else { continue };
+            let (data, other_data) = indexed_container(op, edge.source, edge.role, edge.connector);
+            if let Some(parsed) = subset(op, "memlet subset", &memlet.subset, env, reporter) {
+                if let Some(data) = data {
+                    bounds(op, &memlet.subset, &parsed, data, env, reporter);
+                }
+            }
+            if let Some(other) = &memlet.other {
+                if let (Some(parsed), Some(data)) = (
+                    subset(op, "memlet subset", other, env, reporter),
+                    other_data,
+                ) {
+                    bounds(op, other, &parsed, data, env, reporter);
+                }
+            }
+            if let Some(volume) = &memlet.volume {
+                expression(op, "memlet volume", volume, env, reporter);
+            }
+        }
+    }
+
+    /// The environment inside a map: its parameters (with their ranges as
+    /// assumptions) and dynamic inputs.
+    pub(super) fn map_scope(op: Op<'_>, env: &Env, reporter: &mut Reporter) -> Env {
+        let mut ranges_env = env.clone();
+        ranges_env
+            .names
+            .extend(op.str_array_attr("dyn_names").into_iter().map(String::from));
+        let mut inner = ranges_env.clone();
+        for (param, range) in op
+            .str_array_attr("params")
+            .into_iter()
+            .zip(op.str_array_attr("ranges"))
+        {
+            inner.names.insert(param.to_string());
+            if let Some(parsed) = subset(op, "map range", range, &ranges_env, reporter) {
+                if let (Some(low), Some(high)) =
+                    (parsed.min_element().pop(), parsed.max_element().pop())
+                {
+                    inner.assumptions = inner.assumptions.with_range(param, low, high);
+                }
+                if let Some(range) = parsed.ranges().first() {
+                    inner.params.push((param.to_string(), range.clone()));
+                }
+            }
+        }
+        inner
+    }
+
+    /// The environment inside a consume scope: its PE index.
+    pub(super) fn consume_scope(op: Op<'_>, env: &Env, reporter: &mut Reporter) -> Env {
+        let mut inner = env.clone();
+        let pes = op
+            .str_attr("num_pes")
+            .and_then(|n| expression(op, "number of processing elements", n, env, reporter));
+        for what in ["quiescence", "chunksize"] {
+            if let Some(text) = op.str_attr(what) {
+                expression(op, what, text, env, reporter);
+            }
+        }
+        if let Some(pe) = op.str_attr("pe") {
+            inner.names.insert(pe.to_string());
+            if let Some(pes) = pes {
+                inner.assumptions =
+                    inner
+                        .assumptions
+                        .with_range(pe, Expr::int(0), Expr::sub(&pes, &Expr::int(1)));
+            }
+        }
+        inner
+    }
+}
+
+/// Walks a control-flow region, checking symbolic strings against `env`.
+fn check_symbols_in_region(
+    owner: Op<'_>,
+    env: &symbolic::Env,
+    data_env: &symbolic::Env,
+    reporter: &mut Reporter,
+) {
+    for op in owner.region_ops(0) {
+        match op.name() {
+            "sdfg.edge" => {
+                if let Some(condition) = op.str_attr("condition") {
+                    symbolic::expression(op, "condition", condition, data_env, reporter);
+                }
+                for value in op.str_array_attr("assign_values") {
+                    symbolic::expression(op, "assignment", value, data_env, reporter);
+                }
+            }
+            "sdfg.loop" => {
+                // The loop variable is defined inside the loop even when the
+                // SDFG does not declare it (that is reported separately).
+                let (mut env, mut data_env) = (env.clone(), data_env.clone());
+                if let Some(init) = op.str_attr("init") {
+                    symbolic::expression(op, "init", init, &data_env, reporter);
+                }
+                if let Some(var) = op.str_attr("var") {
+                    env.names.insert(var.to_string());
+                    data_env.names.insert(var.to_string());
+                }
+                for what in ["cond", "update"] {
+                    if let Some(text) = op.str_attr(what) {
+                        symbolic::expression(op, what, text, &data_env, reporter);
+                    }
+                }
+                check_symbols_in_region(op, &env, &data_env, reporter);
+            }
+            "sdfg.conditional" => {
+                for branch in op.region_ops(0) {
+                    if let Some(condition) = branch.str_attr("condition") {
+                        symbolic::expression(branch, "condition", condition, data_env, reporter);
+                    }
+                    check_symbols_in_region(branch, env, data_env, reporter);
+                }
+            }
+            "sdfg.region" | "sdfg.call_region" => {
+                check_symbols_in_region(op, env, data_env, reporter)
+            }
+            "sdfg.state" => check_symbols_in_dataflow(op, env, reporter),
+            _ => {}
+        }
+    }
+}
+
+/// Walks the dataflow ops of a state or scope region.
+fn check_symbols_in_dataflow(owner: Op<'_>, env: &symbolic::Env, reporter: &mut Reporter) {
+    for op in owner.region_ops(0) {
+        symbolic::memlets(op, env, reporter);
+        match op.name() {
+            "sdfg.map" => {
+                let inner = symbolic::map_scope(op, env, reporter);
+                check_symbols_in_dataflow(op, &inner, reporter);
+            }
+            "sdfg.consume" => {
+                let inner = symbolic::consume_scope(op, env, reporter);
+                check_symbols_in_dataflow(op, &inner, reporter);
+            }
+            "sdfg.nested" => {
+                for value in op.str_array_attr("symbol_values") {
+                    symbolic::expression(op, "symbol mapping", value, env, reporter);
+                }
+            }
+            "sdfg.tasklet" => {
+                for sym in op.descendants().into_iter().filter(|d| d.is("sdfg.sym")) {
+                    if let Some(text) = sym.str_attr("expr") {
+                        symbolic::expression(sym, "expression", text, env, reporter);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Checks the symbolic strings of one SDFG (not of its nested SDFGs).
+fn check_symbols(
+    sdfg: Op<'_>,
+    symbols: &HashSet<String>,
+    containers: &HashSet<&str>,
+    reporter: &mut Reporter,
+) {
+    let mut names: std::collections::BTreeSet<String> = symbols.iter().cloned().collect();
+    if let Some(constants) = sdfg.attr("constants") {
+        names.extend(dictionary_keys(constants));
+    }
+    let mut shapes = Vec::new();
+    let mut env = symbolic::Env {
+        names,
+        assumptions: sdfg_symbolic::Assumptions::new(),
+        params: Vec::new(),
+    };
+    let args = sdfg.region_args(0).into_iter().map(|a| (sdfg, a));
+    let allocs = sdfg
+        .region_ops(0)
+        .into_iter()
+        .filter(|o| o.is("sdfg.alloc"))
+        .filter_map(|o| o.results().first().map(|r| (o, *r)));
+    for (op, value) in args.chain(allocs).collect::<Vec<_>>() {
+        let Some(container) = Container::from_type(value.ty()) else {
+            continue;
+        };
+        let name = container_name(value).unwrap_or("?");
+        let lists = [
+            Some(&container.shape),
+            container.strides.as_ref(),
+            container.offset.as_ref(),
+        ];
+        for text in lists
+            .into_iter()
+            .flatten()
+            .flatten()
+            .chain(container.buffer.as_ref())
+        {
+            let what = format!("type of \"{name}\": expression");
+            if let Some(expr) = symbolic::expression(op, &what, text, &env, reporter) {
+                shapes.push(expr);
+            }
+        }
+    }
+    env.assumptions = sdfg_symbolic::Assumptions::for_array_sizes(&shapes);
+    let mut data_env = env.clone();
+    data_env
+        .names
+        .extend(containers.iter().map(|c| c.to_string()));
+    check_symbols_in_region(sdfg, &env, &data_env, reporter);
+}
+
+fn dictionary_keys(dict: mlir_sys::MlirAttribute) -> Vec<String> {
+    // SAFETY: the kind of the attribute is checked first.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADictionary(dict) {
+            return Vec::new();
+        }
+        (0..mlir_sys::mlirDictionaryAttrGetNumElements(dict))
+            .map(|i| {
+                let named = mlir_sys::mlirDictionaryAttrGetElement(dict, i);
+                let name = mlir_sys::mlirIdentifierStr(named.name);
+                String::from_utf8_lossy(std::slice::from_raw_parts(
+                    name.data as *const u8,
+                    name.length,
+                ))
+                .into_owned()
+            })
+            .collect()
+    }
+}

@@ -11,9 +11,14 @@ use petgraph::visit::EdgeRef;
 use sdfg_dialect::{driver::TranslationFromMlir, ir::Op};
 use std::io::Write;
 
-/// Escapes a string for a double-quoted DOT id or label.
+/// Escapes a string for a double-quoted DOT id or label; line breaks
+/// become DOT's `\n`.
 fn quote(text: &str) -> String {
-    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+    let escaped = text
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n");
+    format!("\"{escaped}\"")
 }
 
 struct Printer<'w> {
@@ -56,7 +61,7 @@ impl Printer<'_> {
                 .unwrap_or_default();
             for (name, value) in &data.assignments {
                 if !label.is_empty() {
-                    label.push_str("\\n");
+                    label.push('\n');
                 }
                 label.push_str(&format!("{name} = {value}"));
             }

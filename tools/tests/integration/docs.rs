@@ -4,7 +4,9 @@
 use std::path::Path;
 
 fn check_generated(relative: &str, generated: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(relative);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(relative);
     if std::env::var_os("SDFG_BLESS").is_some() {
         std::fs::write(&path, generated).expect("docs/ is writable");
         return;

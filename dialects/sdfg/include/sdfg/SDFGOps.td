@@ -339,7 +339,7 @@ def SDFG_AccessOp : SDFG_Op<"access", [ParentOneOf<SDFG_DataflowParents>,
 }
 
 def SDFG_TaskletOp : SDFG_Op<"tasklet", [ParentOneOf<SDFG_DataflowParents>,
-    AttrSizedOperandSegments,
+    AttrSizedOperandSegments, IsolatedFromAbove,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames",
                                                  "getAsmBlockArgumentNames"]>]> {
   let summary = "a tasklet: a small computation on its connectors";
@@ -432,7 +432,8 @@ def SDFG_MapOp : SDFG_Op<"map", [ParentOneOf<SDFG_DataflowParents>,
   let summary = "a map scope: a parametric parallel loop nest";
   let description = [{
     Runs its region once for every point of the parameter ranges (Python
-    slices, `start:end:step`, with an optional tile size written `@tile`).
+    slices, `start:end:step`, with an optional tile size written
+    `start:end:step tile T`).
     Operands of `ins` are the entry node's input connectors with their outer
     memlets; they are also the region's leading block arguments. `dyn`
     operands are dynamic range inputs whose connector names may be used in

@@ -113,7 +113,7 @@ def SDFG_StreamType : SDFG_Type<"Stream", "stream"> {
 
     ```mlir
     !sdfg.stream<i32>
-    !sdfg.stream<f32 ["P"] buffer "16" storage FPGA_Local>
+    !sdfg.stream<f32 shape ["P"] buffer "16" storage FPGA_Local>
     ```
   }];
   let parameters = (ins
@@ -124,7 +124,8 @@ def SDFG_StreamType : SDFG_Type<"Stream", "stream"> {
                            "::mlir::sdfg::StorageType::Default">:$storage
   );
   let assemblyFormat = [{
-    `<` $elementType ($shape^)? (`buffer` $buffer^)? (`storage` $storage^)? `>`
+    `<` $elementType (`shape` $shape^)? (`buffer` $buffer^)?
+    (`storage` $storage^)? `>`
   }];
   let genVerifyDecl = 1;
 }
