@@ -11,6 +11,19 @@ use std::{
     panic::{catch_unwind, AssertUnwindSafe},
 };
 
+/// A failure whose diagnostics have already been emitted on the ops
+/// concerned: callers only need to propagate it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Diagnosed;
+
+impl std::fmt::Display for Diagnosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("failed; see the diagnostics")
+    }
+}
+
+impl std::error::Error for Diagnosed {}
+
 /// A pass implemented in Rust. Instances are cloned per thread by MLIR, so
 /// a pass holds only its options.
 pub trait RustPass: Send {
@@ -18,8 +31,8 @@ pub trait RustPass: Send {
     /// shown by MLIR's pipeline parser.
     fn set_options(&mut self, options: &str) -> Result<(), String>;
     /// Runs on `op`; diagnostics are emitted on the ops concerned. `Err`
-    /// signals pass failure.
-    fn run(&mut self, op: Op<'_>) -> Result<(), ()>;
+    /// signals pass failure after diagnostics were emitted.
+    fn run(&mut self, op: Op<'_>) -> Result<(), Diagnosed>;
     /// A copy for another pass manager.
     fn clone_pass(&self) -> Box<dyn RustPass>;
 }
@@ -91,7 +104,7 @@ unsafe extern "C" fn pass_run(state: *mut c_void, op: MlirOperation) -> c_int {
     };
     match catch_unwind(AssertUnwindSafe(|| pass.run(op))) {
         Ok(Ok(())) => 0,
-        Ok(Err(())) => 1,
+        Ok(Err(Diagnosed)) => 1,
         Err(_) => {
             op.emit_error("internal error: the pass panicked");
             1
@@ -131,7 +144,7 @@ pub struct TranslationFromMlir {
     pub summary: &'static str,
     /// Translates the op into the output; on error, emits diagnostics and
     /// returns `Err`.
-    pub translate: fn(Op<'_>, &mut dyn std::io::Write) -> Result<(), ()>,
+    pub translate: fn(Op<'_>, &mut dyn std::io::Write) -> Result<(), Diagnosed>,
 }
 
 struct CWriter {
@@ -165,7 +178,7 @@ unsafe extern "C" fn translate_from_mlir(
         (translation.translate)(op, &mut writer)
     })) {
         Ok(Ok(())) => 0,
-        Ok(Err(())) => 1,
+        Ok(Err(Diagnosed)) => 1,
         Err(_) => {
             op.emit_error("internal error: the translation panicked");
             1

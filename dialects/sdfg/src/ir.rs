@@ -103,7 +103,7 @@ impl<'a> Op<'a> {
 
     /// A string attribute (also the name of a symbol-name attribute).
     pub fn str_attr(&self, name: &str) -> Option<&'a str> {
-        self.attr(name).and_then(|a| attr_str(a))
+        self.attr(name).and_then(attr_str)
     }
 
     /// The name of a flat symbol reference attribute.

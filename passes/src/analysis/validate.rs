@@ -28,7 +28,7 @@
 
 use sdfg_dialect::{
     container_name,
-    driver::{PassRegistration, RustPass},
+    driver::{Diagnosed, PassRegistration, RustPass},
     incoming_edges,
     ir::Op,
     Container, ContainerKind, EdgeRole, Wcr, CONTROL_FLOW_BLOCKS,
@@ -301,8 +301,8 @@ impl RustPass for Validate {
         }
     }
 
-    fn run(&mut self, op: Op<'_>) -> Result<(), ()> {
-        validate(op).map_err(|_| ())
+    fn run(&mut self, op: Op<'_>) -> Result<(), Diagnosed> {
+        validate(op).map_err(|_| Diagnosed)
     }
 
     fn clone_pass(&self) -> Box<dyn RustPass> {

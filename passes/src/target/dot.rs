@@ -8,7 +8,10 @@
 
 use crate::analysis::graph::{control_flow_graph, dataflow_graph, NodeKind};
 use petgraph::visit::EdgeRef;
-use sdfg_dialect::{driver::TranslationFromMlir, ir::Op};
+use sdfg_dialect::{
+    driver::{Diagnosed, TranslationFromMlir},
+    ir::Op,
+};
 use std::io::Write;
 
 /// Escapes a string for a double-quoted DOT id or label; line breaks
@@ -209,16 +212,16 @@ pub fn sdfg_to_dot(root: Op<'_>, out: &mut dyn Write) -> std::io::Result<usize> 
     Ok(sdfgs.len())
 }
 
-fn translate(root: Op<'_>, out: &mut dyn Write) -> Result<(), ()> {
+fn translate(root: Op<'_>, out: &mut dyn Write) -> Result<(), Diagnosed> {
     match sdfg_to_dot(root, out) {
         Ok(0) => {
             root.emit_error("contains no 'sdfg.sdfg' to draw");
-            Err(())
+            Err(Diagnosed)
         }
         Ok(_) => Ok(()),
         Err(error) => {
             root.emit_error(format!("cannot write the drawing: {error}"));
-            Err(())
+            Err(Diagnosed)
         }
     }
 }

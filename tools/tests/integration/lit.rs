@@ -19,7 +19,7 @@ fn count(output: &str, label: &str) -> usize {
     output
         .lines()
         .filter_map(|line| line.trim().strip_prefix(label))
-        .filter_map(|rest| rest.trim().split_whitespace().next())
+        .filter_map(|rest| rest.split_whitespace().next())
         .filter_map(|n| n.parse::<usize>().ok())
         .sum()
 }
