@@ -1,6 +1,6 @@
 // NumPy-style `return a + 1` on a 20-element vector: one map whose tasklet
 // adds 1.0 to every element and writes the result to the return array.
-// Mirrors /work/shared/corpus/seeds/addone.sdfg (DaCe 1.0.2, after
+// Mirrors ../shared/corpus/seeds/addone.sdfg (DaCe 1.0.2, after
 // simplify()); DaCe's non-transient __return container is an argument here.
 sdfg.sdfg @addone(%a: !sdfg.array<f64 ["20"] strides ["1"]> as "a",
                   %__return: !sdfg.array<f64 ["20"] strides ["1"]> as "__return") {

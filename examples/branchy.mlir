@@ -1,5 +1,5 @@
 // A data-dependent branch: s = sum(x); y = x * 2 if s > 0 else x - 1.
-// Mirrors /work/shared/corpus/seeds/branchy.sdfg (DaCe 1.0.2, after
+// Mirrors ../shared/corpus/seeds/branchy.sdfg (DaCe 1.0.2, after
 // simplify()): the sum is a Reduce library node into the scalar transient s,
 // and the if/else is the frontend's state machine, whose inter-state edges
 // test s.

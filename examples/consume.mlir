@@ -1,7 +1,7 @@
 // Recursive Fibonacci with a consume scope: four processing elements pop
 // numbers from the stream S, push n - 1 and n - 2 back while n > 1, and add
 // 1 for every n == 1 into res through a summing write-conflict resolution.
-// Mirrors /work/shared/corpus/dace/add_edge_pair_fib_consume.sdfg (from
+// Mirrors ../shared/corpus/dace/add_edge_pair_fib_consume.sdfg (from
 // DaCe's consume_test.py; iv and S have DaCe's default dtype int32). The
 // tasklet's branching Python code is kept as foreign code.
 sdfg.sdfg @add_edge_pair_fib_consume(%iv: !sdfg.array<i32 ["1"] strides ["1"]> as "iv",

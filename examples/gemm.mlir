@@ -1,7 +1,7 @@
 // GEMM, C = alpha * A @ B + beta * C, as the NumPy frontend lowers it: a map
 // scales A by alpha into __tmp0, a MatMul library node multiplies __tmp0 by B
 // into __tmp1, a map scales C by beta into __tmp2, and a last map adds
-// __tmp1 and __tmp2 into C. Mirrors /work/shared/corpus/seeds/gemm.sdfg
+// __tmp1 and __tmp2 into C. Mirrors ../shared/corpus/seeds/gemm.sdfg
 // (DaCe 1.0.2, after simplify()), all in one state.
 sdfg.sdfg @gemm(%alpha: !sdfg.scalar<f64> as "alpha", %beta: !sdfg.scalar<f64> as "beta",
                 %C: !sdfg.array<f64 ["M", "N"] strides ["N", "1"]> as "C",

@@ -1,6 +1,6 @@
 // The Laplace operator of DaCe's documentation, time-stepped T times over a
 // double buffer: A[(t + 1) % 2, i] = A[t % 2, i - 1] - 2 * A[t % 2, i] +
-// A[t % 2, i + 1]. Mirrors /work/shared/corpus/seeds/laplace.sdfg (DaCe 1.0.2,
+// A[t % 2, i + 1]. Mirrors ../shared/corpus/seeds/laplace.sdfg (DaCe 1.0.2,
 // after simplify()): the for loop is the frontend's state machine of init,
 // guard, body and end states joined by inter-state edges, and the stencil is
 // a map of four tasklets with three scalar transients in between.

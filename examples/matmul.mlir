@@ -1,6 +1,6 @@
 // Matrix multiplication C += A @ B as one three-dimensional map whose
 // tasklet writes C[i, j] through a write-conflict-resolved (summing) memlet,
-// from DaCe's SC'19 paper. Mirrors /work/shared/corpus/seeds/matmul_wcr.sdfg
+// from DaCe's SC'19 paper. Mirrors ../shared/corpus/seeds/matmul_wcr.sdfg
 // (DaCe 1.0.2, after simplify()); DaCe's `lambda a, b: a + b` is the named
 // resolution `sum`.
 sdfg.sdfg @matmul_wcr(%A: !sdfg.array<f32 ["M", "K"] strides ["K", "1"]> as "A",

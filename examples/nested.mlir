@@ -2,7 +2,7 @@
 // that processes the k-th half of A through two chained tasklets
 // (bb = 5 * aa, then dd = 2 * cc) and writes it to the same half of B; the
 // outer symbols N and k are passed down through the symbol mapping.
-// Mirrors /work/shared/corpus/dace/chained_nested_tasklet_ctasklet_nested_sdfg.sdfg
+// Mirrors ../shared/corpus/dace/chained_nested_tasklet_ctasklet_nested_sdfg.sdfg
 // (from DaCe's chained_nested_tasklet_test.py; A and B have DaCe's default
 // dtype int32).
 sdfg.sdfg @chained_nested_tasklet_ctasklet_nested_sdfg(

@@ -1,5 +1,5 @@
 // Sparse matrix-vector multiplication in CSR format, b = A x, from DaCe's
-// SC'19 paper. Mirrors /work/shared/corpus/seeds/spmv.sdfg (DaCe 1.0.2, after
+// SC'19 paper. Mirrors ../shared/corpus/seeds/spmv.sdfg (DaCe 1.0.2, after
 // simplify()): the row map i holds a column map j whose range
 // A_row[i]:A_row[i + 1] comes from two dynamic range inputs, an indirection
 // tasklet reads x[A_col[j]], and the products are accumulated into b[i]
