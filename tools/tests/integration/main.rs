@@ -1,5 +1,6 @@
 //! The project's single integration-test binary (every MLIR-linked binary
 //! is large, so all integration tests are modules of this one).
 
+mod api;
 mod docs;
 mod lit;
