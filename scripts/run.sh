@@ -63,7 +63,12 @@ main() {
   else
     cargo fmt --all -- --check
     cargo clippy -q --workspace --all-targets -- -D warnings
-    cargo test --workspace
+    local log
+    log=$(mktemp)
+    cargo test --workspace 2>&1 | tee "$log"
+    # One closing line for the whole run, summed over every test binary.
+    awk '/^test result:/ { p += $4; f += $6 } END { printf "%d passed, %d failed\n", p, f }' "$log"
+    rm -f "$log"
   fi
 }
 
