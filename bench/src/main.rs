@@ -46,7 +46,10 @@ fn run_sympy(items: &[(bool, String)], reps: usize) -> Result<SympyResult, Strin
         .unwrap_or_else(|_| repo_root().join(".venv"));
     let python = venv.join("bin").join("python");
     if !python.exists() {
-        return Err(format!("no Python at {}", python.display()));
+        return Err(format!(
+            "no Python at {} (create the DaCe venv with scripts/dace-venv.sh)",
+            python.display()
+        ));
     }
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let script = dir.path().join("sympy_bench.py");
