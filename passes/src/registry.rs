@@ -13,10 +13,13 @@ pub static TRANSLATIONS_FROM_MLIR: &[&TranslationFromMlir] = &[&crate::target::d
 /// Every Rust translation to MLIR.
 pub static TRANSLATIONS_TO_MLIR: &[&TranslationToMlir] = &[];
 
-/// Registers all passes and translations with MLIR. Idempotent.
+/// Registers all passes and translations with MLIR and installs
+/// [`crate::analysis::validate::validate_one`] as the validation every
+/// `sdfg.sdfg` verifier runs. Idempotent.
 pub fn register_all() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
+        driver::set_validator(crate::analysis::validate::validate_one);
         for pass in PASSES {
             driver::register_pass(pass);
         }

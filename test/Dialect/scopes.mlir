@@ -193,7 +193,7 @@ sdfg.sdfg @consume_full(%S: !sdfg.stream<i32 shape ["1"]> as "S", %A: !sdfg.arra
     %r:2 = sdfg.consume "work" (%s["0"] : !sdfg.stream<i32 shape ["1"]>) pe "p" pes "P" quiescence "p > N" chunksize "4" schedule CPU_Multicore
         ins("a" = %a["0:N"] : !sdfg.array<f64 ["N"]>) outs("out" : !sdfg.array<f64 ["1"]>, "S" : !sdfg.stream<i32 shape ["1"]>) after(%a : !sdfg.array<f64 ["N"]>) {
     ^bb0(%e: i32, %ain: !sdfg.array<f64 ["N"]>):
-      %t:2 = sdfg.tasklet "step" ins("e" = %e["0"] : i32, "a" = %ain["e"] : !sdfg.array<f64 ["N"]>) outs("v" : f64, "n" : i32) code python "v = a\nif e > 0:\n    n = e - 1"
+      %t:2 = sdfg.tasklet "step" ins("e" = %e["0"] : i32, "a" = %ain["0"] : !sdfg.array<f64 ["N"]>) outs("v" : f64, "n" : i32) code python "v = a\nif e > 0:\n    n = e - 1"
       sdfg.exit ("out" = %t#0["0", wcr sum] : f64, "S" = %t#1["0", dynamic] : i32)
     }
     %o = sdfg.access %O writes(%r#0["0", wcr sum] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>

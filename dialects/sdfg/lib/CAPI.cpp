@@ -13,6 +13,8 @@
 #include "mlir/CAPI/Support.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <atomic>
+
 using namespace mlir;
 using namespace mlir::sdfg;
 
@@ -187,4 +189,14 @@ int sdfgEnumAttrValue(MlirAttribute attr) {
 
 void sdfgSetSymbolicChecker(SdfgSymbolicChecker checker) {
   setSymbolicChecker(checker);
+}
+
+static std::atomic<SdfgValidator> cValidator{nullptr};
+
+void sdfgSetValidator(SdfgValidator validator) {
+  cValidator.store(validator);
+  setSDFGValidator(validator ? +[](SDFGOp sdfg) -> LogicalResult {
+    return success(cValidator.load()(wrap(sdfg.getOperation())) == 0);
+  }
+                             : nullptr);
 }

@@ -14,6 +14,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <atomic>
+
 using namespace mlir;
 using namespace mlir::sdfg;
 
@@ -433,6 +435,12 @@ LogicalResult SDFGOp::verify() {
   return success();
 }
 
+static std::atomic<SDFGValidator> sdfgValidator{nullptr};
+
+void mlir::sdfg::setSDFGValidator(SDFGValidator validator) {
+  sdfgValidator.store(validator);
+}
+
 LogicalResult SDFGOp::verifyRegions() {
   Block &body = getBodyBlock();
   llvm::StringSet<> names;
@@ -442,7 +450,10 @@ LogicalResult SDFGOp::verifyRegions() {
     if (!names.insert(alloc.getName()).second)
       return alloc.emitOpError()
              << "duplicate container name \"" << alloc.getName() << "\"";
-  return verifyControlFlowBody(*this, body, /*allowAllocs=*/true);
+  if (failed(verifyControlFlowBody(*this, body, /*allowAllocs=*/true)))
+    return failure();
+  SDFGValidator validator = sdfgValidator.load();
+  return validator ? validator(*this) : success();
 }
 
 //===----------------------------------------------------------------------===//

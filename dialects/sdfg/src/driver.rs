@@ -303,6 +303,36 @@ pub fn set_symbolic_checker(check: SymbolicCheck) {
     }
 }
 
+/// Validates one `sdfg.sdfg` (not the SDFGs nested in it), emitting
+/// diagnostics on failure.
+pub type Validator = fn(Op<'_>) -> Result<(), Diagnosed>;
+
+static VALIDATOR: std::sync::OnceLock<Validator> = std::sync::OnceLock::new();
+
+unsafe extern "C" fn run_validator(sdfg: MlirOperation) -> c_int {
+    let (Some(validate), Some(op)) = (VALIDATOR.get(), Op::from_raw(sdfg)) else {
+        return 0;
+    };
+    match catch_unwind(AssertUnwindSafe(|| validate(op))) {
+        Ok(Ok(())) => 0,
+        Ok(Err(Diagnosed)) => 1,
+        Err(_) => {
+            op.emit_error("internal error: validation panicked");
+            1
+        }
+    }
+}
+
+/// Installs the validation that the `sdfg.sdfg` verifier runs after its
+/// structural checks, so that every tool validates SDFGs after parsing and
+/// after every pass. The first installation wins.
+pub fn set_validator(validate: Validator) {
+    if VALIDATOR.set(validate).is_ok() {
+        // SAFETY: `run_validator` is a valid function for the process lifetime.
+        unsafe { ffi::sdfgSetValidator(Some(run_validator)) }
+    }
+}
+
 fn c_args(args: impl IntoIterator<Item = String>) -> Vec<CString> {
     args.into_iter()
         .map(|a| CString::new(a.replace('\0', "")).unwrap_or_default())

@@ -92,6 +92,7 @@ extern "C" {
     pub fn sdfgEnumAttrValue(attr: MlirAttribute) -> c_int;
 
     pub fn sdfgSetSymbolicChecker(checker: Option<SymbolicChecker>);
+    pub fn sdfgSetValidator(validator: Option<unsafe extern "C" fn(sdfg: MlirOperation) -> c_int>);
 
     pub fn sdfgRegisterPass(
         argument: MlirStringRef,

@@ -20,6 +20,12 @@
 //!   container are reported (DaCe's "out of bounds" check, sound: only
 //!   definite violations are errors).
 //!
+//! `sdfg-opt` and `sdfg-translate` also run these checks as the last step
+//! of every `sdfg.sdfg`'s verifier ([`validate_one`] is installed as the
+//! dialect's validator), so SDFGs are validated after parsing and after
+//! every pass, as DaCe validates after every transformation; the pass is
+//! for explicit use in pipelines and from the Rust API.
+//!
 //! ```mlir
 //! // before and after: the pass changes nothing; on this input it reports
 //! //   'sdfg.tasklet' op output connector "o" is dangling
@@ -84,6 +90,18 @@ fn own_ops<'a>(sdfg: Op<'a>) -> Vec<Op<'a>> {
     }
     out.retain(|op| !op.is("sdfg.sdfg"));
     out
+}
+
+/// Validates one `sdfg.sdfg` without the SDFGs nested in it: what the
+/// dialect's verifier runs for each SDFG once [`crate::register_all`] has
+/// installed it.
+pub fn validate_one(sdfg: Op<'_>) -> Result<(), Diagnosed> {
+    let mut reporter = Reporter { errors: 0 };
+    validate_sdfg(sdfg, &mut reporter);
+    match reporter.errors {
+        0 => Ok(()),
+        _ => Err(Diagnosed),
+    }
 }
 
 fn validate_sdfg(sdfg: Op<'_>, reporter: &mut Reporter) {
@@ -531,11 +549,6 @@ mod symbolic {
         let pes = op
             .str_attr("num_pes")
             .and_then(|n| expression(op, "number of processing elements", n, env, reporter));
-        for what in ["quiescence", "chunksize"] {
-            if let Some(text) = op.str_attr(what) {
-                expression(op, what, text, env, reporter);
-            }
-        }
         if let Some(pe) = op.str_attr("pe") {
             inner.names.insert(pe.to_string());
             if let Some(pes) = pes {
@@ -543,6 +556,12 @@ mod symbolic {
                     inner
                         .assumptions
                         .with_range(pe, Expr::int(0), Expr::sub(&pes, &Expr::int(1)));
+            }
+        }
+        // Each processing element evaluates these with its own index.
+        for what in ["quiescence", "chunksize"] {
+            if let Some(text) = op.str_attr(what) {
+                expression(op, what, text, &inner, reporter);
             }
         }
         inner

@@ -81,6 +81,11 @@ typedef int (*SdfgSymbolicChecker)(int kind, const char *text, size_t length,
                                    char *error, size_t capacity);
 void sdfgSetSymbolicChecker(SdfgSymbolicChecker checker);
 
+/* Validation that `sdfg.sdfg`'s verifier runs after the structural checks
+ * (see mlir::sdfg::setSDFGValidator); returns 0 when the SDFG is valid. */
+typedef int (*SdfgValidator)(MlirOperation sdfg);
+void sdfgSetValidator(SdfgValidator validator);
+
 /*--- Passes ---------------------------------------------------------------*/
 
 /* Callbacks of a pass implemented outside C++. `create` makes a pass

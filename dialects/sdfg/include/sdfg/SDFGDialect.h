@@ -57,6 +57,15 @@ void setSymbolicChecker(SymbolicChecker checker);
 FailureOr<std::optional<int>> checkSymbolic(Operation *op, StringRef what,
                                             StringRef text, SymbolicKind kind);
 
+/// Validates one SDFG beyond its structural verifiers (DaCe's validation).
+/// Returns failure after emitting diagnostics.
+using SDFGValidator = LogicalResult (*)(SDFGOp sdfg);
+
+/// Installs the validator that `sdfg.sdfg`'s verifier runs last, so that
+/// tools validate after parsing and after every pass. Without one, only
+/// the structural verifiers run.
+void setSDFGValidator(SDFGValidator validator);
+
 /// Returns the data container type that a dataflow value refers to, if any.
 bool isContainerType(Type type);
 
