@@ -63,9 +63,10 @@ main() {
   else
     cargo fmt --all -- --check
     cargo clippy -q --workspace --all-targets -- -D warnings
+    bash scripts/dace-venv.sh
     local log
     log=$(mktemp)
-    cargo test --workspace 2>&1 | tee "$log"
+    SDFG_REQUIRE_DACE=1 cargo test --workspace 2>&1 | tee "$log"
     # One closing line for the whole run, summed over every test binary.
     awk '/^test result:/ { p += $4; f += $6 } END { printf "%d passed, %d failed\n", p, f }' "$log"
     rm -f "$log"
