@@ -843,3 +843,68 @@ sdfg.sdfg @pop_array(%A: !sdfg.array<i32 ["4"]> as "A") {
     }
   }
 }
+
+// -----
+
+// sdfg.sym reads symbols inside a tasklet's computation only.
+sdfg.sdfg @sym_outside_tasklet() symbols {N = i64} {
+  sdfg.state @s {
+    sdfg.map "m" ["i" = "0:N"] {
+      // expected-error @+1 {{'sdfg.sym' op must be nested in an 'sdfg.tasklet' body}}
+      %n = sdfg.sym "N" : i64
+      sdfg.exit()
+    }
+  }
+}
+
+// -----
+
+// A symbolic expression in sdfg.sym must parse.
+sdfg.sdfg @sym_bad_expression() symbols {N = i64} {
+  sdfg.state @s {
+    %t = sdfg.tasklet "t" outs("o" : i64) {
+      // expected-error @+1 {{'sdfg.sym' op invalid expression in expression "N +": column 4: }}
+      %n = sdfg.sym "N +" : i64
+      sdfg.yield %n : i64
+    }
+    sdfg.tasklet "u" ins("x" = %t["0"] : i64) code python "pass"
+  }
+}
+
+// -----
+
+// A scope region holds dataflow nodes only.
+sdfg.sdfg @edge_in_map() symbols {N = i64} {
+  sdfg.state @s {
+    sdfg.map "m" ["i" = "0:N"] {
+      // expected-error @+1 {{'sdfg.edge' op expects parent op to be one of}}
+      sdfg.edge @a -> @b
+      sdfg.exit()
+    }
+  }
+}
+
+// -----
+
+// A scope region ends in its exit node.
+sdfg.sdfg @constant_in_map() symbols {N = i64} {
+  sdfg.state @s {
+    sdfg.map "m" ["i" = "0:N"] {
+      // expected-error @+1 {{block with no terminator}}
+      %c = arith.constant 1 : i64
+    }
+  }
+}
+
+// -----
+
+// Ops of other dialects cannot be dataflow nodes of a scope.
+sdfg.sdfg @constant_before_exit() symbols {N = i64} {
+  sdfg.state @s {
+    sdfg.map "m" ["i" = "0:N"] {
+      // expected-error @+1 {{'arith.constant' op is not a dataflow node and cannot appear in 'sdfg.map'}}
+      %c = arith.constant 1 : i64
+      sdfg.exit()
+    }
+  }
+}

@@ -707,6 +707,10 @@ static LogicalResult verifyScopeExit(Operation *scope, Region &body,
   auto exit = dyn_cast<ExitOp>(body.front().getTerminator());
   if (!exit)
     return scope->emitOpError() << "region must end in 'sdfg.exit'";
+  for (Operation &op : body.front().without_terminator())
+    if (!isa<AccessOp, TaskletOp, MapOp, ConsumeOp, NestedOp, LibraryOp>(op))
+      return op.emitOpError() << "is not a dataflow node and cannot appear in '"
+                              << scope->getName() << "'";
   llvm::StringSet<> outputs, fed;
   if (outNames)
     for (Attribute name : *outNames)
@@ -895,3 +899,20 @@ LogicalResult StateOp::verifyRegions() {
                                  "'sdfg.state'";
   return verifyClosedScope(*this, getBody(), "state");
 }
+
+/// Ops that only make sense in a tasklet's computation.
+static LogicalResult verifyInTasklet(Operation *op) {
+  if (!op->getParentOfType<TaskletOp>())
+    return op->emitOpError() << "must be nested in an 'sdfg.tasklet' body";
+  return success();
+}
+
+LogicalResult SymOp::verify() {
+  if (failed(verifyInTasklet(*this)))
+    return failure();
+  return success(succeeded(checkSymbolic(*this, "expression", getExpr(),
+                                         SymbolicKind::Expression)));
+}
+
+LogicalResult PushOp::verify() { return verifyInTasklet(*this); }
+LogicalResult PopOp::verify() { return verifyInTasklet(*this); }

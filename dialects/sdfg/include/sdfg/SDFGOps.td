@@ -653,6 +653,7 @@ def SDFG_SymOp : SDFG_Op<"sym", [Pure]> {
   let arguments = (ins StrAttr:$expr);
   let results = (outs AnySignlessIntegerOrIndex:$result);
   let assemblyFormat = "$expr attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 def SDFG_PushOp : SDFG_Op<"push", [TypesMatchWith<
@@ -670,6 +671,7 @@ def SDFG_PushOp : SDFG_Op<"push", [TypesMatchWith<
   }];
   let arguments = (ins SDFG_StreamType:$stream, AnyType:$value);
   let assemblyFormat = "$stream `,` $value attr-dict `:` type($stream)";
+  let hasVerifier = 1;
 }
 
 def SDFG_PopOp : SDFG_Op<"pop", [TypesMatchWith<
@@ -689,6 +691,7 @@ def SDFG_PopOp : SDFG_Op<"pop", [TypesMatchWith<
   let arguments = (ins SDFG_StreamType:$stream);
   let results = (outs AnyType:$value);
   let assemblyFormat = "$stream attr-dict `:` type($stream)";
+  let hasVerifier = 1;
 }
 
 #endif // SDFG_OPS_TD
