@@ -24,3 +24,5 @@ config.environment["PATH"] = os.pathsep.join(
 )
 repo_root = os.path.dirname(config.test_source_root)
 config.substitutions.append(("%examples", os.path.join(repo_root, "examples")))
+corpus = os.environ.get("SDFG_CORPUS_DIR", os.path.join(os.path.dirname(repo_root), "shared", "corpus"))
+config.substitutions.append(("%corpus", corpus))

@@ -5,5 +5,6 @@
 pub mod analysis;
 pub mod registry;
 pub mod target;
+pub mod translate;
 
 pub use registry::register_all;

@@ -11,7 +11,8 @@ pub static PASSES: &[&PassRegistration] = &[&crate::analysis::validate::REGISTRA
 pub static TRANSLATIONS_FROM_MLIR: &[&TranslationFromMlir] = &[&crate::target::dot::TRANSLATION];
 
 /// Every Rust translation to MLIR.
-pub static TRANSLATIONS_TO_MLIR: &[&TranslationToMlir] = &[];
+pub static TRANSLATIONS_TO_MLIR: &[&TranslationToMlir] =
+    &[&crate::translate::dace_import::TRANSLATION];
 
 /// Registers all passes and translations with MLIR and installs
 /// [`crate::analysis::validate::validate_one`] as the validation every

@@ -1,21 +1,6 @@
 // RUN: sdfg-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(sdfg-validate)'
 
 // One case per error of the sdfg-validate pass (passes/src/analysis/validate.rs).
-
-// Control-flow block names are unique within an SDFG, across regions.
-sdfg.sdfg @duplicate_block_names() {
-  sdfg.state @a {
-  }
-  sdfg.loop @l cond "True" {
-    // expected-error @+1 {{'sdfg.state' op block name @a is used twice in SDFG @duplicate_block_names}}
-    sdfg.state @a {
-    }
-  }
-  sdfg.edge @a -> @l
-}
-
-// -----
-
 // A tasklet's output connector has an outgoing edge.
 sdfg.sdfg @dangling_tasklet_output() {
   sdfg.state @s {
@@ -177,18 +162,6 @@ sdfg.sdfg @unbound_view(%V: !sdfg.view<f64 ["4"]> as "V", %B: !sdfg.scalar<f64> 
 
 // -----
 
-// Inter-state edges assign declared symbols only.
-sdfg.sdfg @assign_undeclared_symbol() {
-  sdfg.state @a {
-  }
-  sdfg.state @b {
-  }
-  // expected-error @+1 {{'sdfg.edge' op assigns "i", which is not a declared symbol of the SDFG}}
-  sdfg.edge @a -> @b assign("i" = "0")
-}
-
-// -----
-
 // Inter-state edges do not assign data containers.
 sdfg.sdfg @assign_container(%A: !sdfg.scalar<i64> as "A") {
   %t = sdfg.alloc "t" : !sdfg.scalar<i64>
@@ -204,45 +177,12 @@ sdfg.sdfg @assign_container(%A: !sdfg.scalar<i64> as "A") {
 
 // -----
 
-// A loop variable is a declared symbol.
-sdfg.sdfg @undeclared_loop_variable() {
-  // expected-error @+1 {{'sdfg.loop' op uses the loop variable "i", which is not a declared symbol of the SDFG}}
-  sdfg.loop @l var "i" init "0" cond "i < 4" update "i + 1" {
-    sdfg.state @s {
-    }
-  }
-}
-
-// -----
-
 // A loop variable is not a data container.
 sdfg.sdfg @container_loop_variable(%i: !sdfg.scalar<i64> as "i") {
   // expected-error @+1 {{'sdfg.loop' op uses the loop variable "i", which is a data container, not a symbol}}
   sdfg.loop @l var "i" init "0" cond "i < 4" update "i + 1" {
     sdfg.state @s {
     }
-  }
-}
-
-// -----
-
-// Symbols of an outer SDFG are not declared in a nested one.
-sdfg.sdfg @nested_undeclared(%A: !sdfg.array<f64 ["4"]> as "A") symbols {i = i64} {
-  sdfg.state @s {
-    %a = sdfg.access %A : !sdfg.array<f64 ["4"]>
-    %r = sdfg.nested "n" ins("x" = %a["0:4"] : !sdfg.array<f64 ["4"]>) outs("y" : !sdfg.array<f64 ["4"]>) {
-      sdfg.sdfg @inner(%x: !sdfg.array<f64 ["4"]> as "x", %y: !sdfg.array<f64 ["4"]> as "y") {
-        sdfg.state @a {
-          %xa = sdfg.access %x : !sdfg.array<f64 ["4"]>
-          %ya = sdfg.access %y writes(%xa["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"]>
-        }
-        sdfg.state @b {
-        }
-        // expected-error @+1 {{'sdfg.edge' op assigns "i", which is not a declared symbol of the SDFG}}
-        sdfg.edge @a -> @b assign("i" = "1")
-      }
-    }
-    %b = sdfg.access %A writes(%r["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"]>
   }
 }
 

@@ -115,3 +115,26 @@ sdfg.sdfg @second() symbols {i = i64} {
   }
   sdfg.edge @s -> @l
 }
+
+// -----
+
+// As in DaCe 1.0, block names are unique per control-flow region, not per
+// SDFG, and inter-state edges and loops define the symbols they assign: `k`
+// and `i` need no declaration.
+// CHECK-LABEL: sdfg.sdfg @symbols_defined_by_assignment
+sdfg.sdfg @symbols_defined_by_assignment(%A: !sdfg.array<f64 ["8"]> as "A") {
+  sdfg.state @init {
+  }
+  sdfg.loop @l var "i" init "0" cond "i < 8" update "i + 1" {
+    sdfg.state @init {
+      %t = sdfg.tasklet "t" outs("o" : f64) code python "o = 1.0"
+      %a = sdfg.access %A writes(%t["i"] : f64) : !sdfg.array<f64 ["8"]>
+    }
+  }
+  sdfg.state @after {
+    %t = sdfg.tasklet "t" outs("o" : f64) code python "o = 2.0"
+    %a = sdfg.access %A writes(%t["k"] : f64) : !sdfg.array<f64 ["8"]>
+  }
+  sdfg.edge @init -> @l assign("k" = "3")
+  sdfg.edge @l -> @after
+}

@@ -226,14 +226,18 @@ static size_t sizeOf(std::optional<ArrayAttr> attr) {
 }
 
 /// Checks that an optional list of names has `expected` unique entries.
+/// With `allowUnnamed`, empty names (DaCe edges without a connector) are
+/// allowed and may repeat.
 static LogicalResult verifyNames(Operation *op, StringRef what, ArrayAttr names,
-                                 size_t expected) {
+                                 size_t expected, bool allowUnnamed = false) {
   if (sizeOf(names) != expected)
     return op->emitOpError() << "expected " << expected << " " << what
                              << " names, got " << sizeOf(names);
   llvm::StringSet<> seen;
   for (Attribute name : names ? names.getValue() : ArrayRef<Attribute>()) {
     StringRef text = cast<StringAttr>(name).getValue();
+    if (text.empty() && allowUnnamed)
+      continue;
     if (text.empty())
       return op->emitOpError() << what << " names must not be empty";
     if (!seen.insert(text).second)
@@ -644,12 +648,13 @@ static LogicalResult verifyConnectors(Operation *op, ValueRange inputs,
                                       std::optional<ArrayAttr> inMemlets,
                                       std::optional<ArrayAttr> inNames,
                                       size_t numOutputs,
-                                      std::optional<ArrayAttr> outNames) {
+                                      std::optional<ArrayAttr> outNames,
+                                      bool allowUnnamed = false) {
   ArrayAttr empty = ArrayAttr::get(op->getContext(), {});
   if (failed(verifyNames(op, "input connector", inNames.value_or(empty),
-                         inputs.size())) ||
+                         inputs.size(), allowUnnamed)) ||
       failed(verifyNames(op, "output connector", outNames.value_or(empty),
-                         numOutputs)))
+                         numOutputs, allowUnnamed)))
     return failure();
   return verifyMemlets(op, "input", inputs, inMemlets.value_or(empty));
 }
@@ -889,7 +894,8 @@ LogicalResult LibraryOp::verify() {
   if (getClassPath().empty())
     return emitOpError() << "needs a class path";
   return verifyConnectors(*this, getInputs(), getInMemlets(), getInNames(),
-                          getNumResults(), getOutNames());
+                          getNumResults(), getOutNames(),
+                          /*allowUnnamed=*/true);
 }
 
 LogicalResult StateOp::verifyRegions() {

@@ -5,7 +5,6 @@
 //! dimensionality). This pass checks the rules that need a view across ops,
 //! following DaCe's `validate_sdfg`/`validate_state`:
 //!
-//! - control-flow block names are unique within an SDFG;
 //! - no dangling connectors: every output connector of a tasklet, scope,
 //!   nested SDFG or library node has an outgoing edge, and every input
 //!   connector of a scope is used inside it;
@@ -13,8 +12,10 @@
 //!   writes, an `other` subset only on copies between access nodes, scope
 //!   outputs written into access nodes of the same container type;
 //! - views are bound to the data they view;
-//! - inter-state assignments and loop variables name declared symbols, not
-//!   data containers;
+//! - inter-state assignments and loop variables name symbols, not data
+//!   containers (as in DaCe, they define the symbols they assign; block
+//!   names are unique per control-flow region, which the regions' symbol
+//!   tables already enforce);
 //! - every symbol an expression uses is defined where it is used, and memlet
 //!   subsets that the symbolic engine can prove to lie outside their
 //!   container are reported (DaCe's "out of bounds" check, sound: only
@@ -37,9 +38,9 @@ use sdfg_dialect::{
     driver::{Diagnosed, PassRegistration, RustPass},
     incoming_edges,
     ir::Op,
-    Container, ContainerKind, EdgeRole, Wcr, CONTROL_FLOW_BLOCKS,
+    Container, ContainerKind, EdgeRole, Wcr,
 };
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// Collects validation errors as diagnostics on the offending ops.
 struct Reporter {
@@ -106,7 +107,20 @@ pub fn validate_one(sdfg: Op<'_>) -> Result<(), Diagnosed> {
 
 fn validate_sdfg(sdfg: Op<'_>, reporter: &mut Reporter) {
     let ops = own_ops(sdfg);
-    let symbols: HashSet<String> = declared_symbols(sdfg);
+    // The SDFG's symbols: declared ones, and those that inter-state edges
+    // and loops define by assigning them.
+    let mut symbols: HashSet<String> = declared_symbols(sdfg);
+    for op in &ops {
+        if op.is("sdfg.edge") {
+            symbols.extend(
+                op.str_array_attr("assign_names")
+                    .into_iter()
+                    .map(String::from),
+            );
+        } else if let Some(var) = op.is("sdfg.loop").then(|| op.str_attr("var")).flatten() {
+            symbols.insert(var.to_string());
+        }
+    }
     let containers: HashSet<&str> = sdfg
         .str_array_attr("arg_names")
         .into_iter()
@@ -118,41 +132,17 @@ fn validate_sdfg(sdfg: Op<'_>, reporter: &mut Reporter) {
         )
         .collect();
 
-    let mut block_names: HashMap<&str, Op<'_>> = HashMap::new();
-    for op in &ops {
-        if CONTROL_FLOW_BLOCKS.contains(&op.name()) {
-            if let Some(name) = op.symbol_name() {
-                if block_names.insert(name, *op).is_some() {
-                    reporter.error(
-                        *op,
-                        format!(
-                            "block name @{name} is used twice in SDFG @{}",
-                            sdfg.symbol_name().unwrap_or("?")
-                        ),
-                    );
-                }
-            }
-        }
-    }
-
     check_symbols(sdfg, &symbols, &containers, reporter);
     for op in ops {
         match op.name() {
             "sdfg.edge" => {
                 for name in op.str_array_attr("assign_names") {
-                    check_symbol_target(op, name, "assigns", &symbols, &containers, reporter);
+                    check_symbol_target(op, name, "assigns", &containers, reporter);
                 }
             }
             "sdfg.loop" => {
                 if let Some(var) = op.str_attr("var") {
-                    check_symbol_target(
-                        op,
-                        var,
-                        "uses the loop variable",
-                        &symbols,
-                        &containers,
-                        reporter,
-                    );
+                    check_symbol_target(op, var, "uses the loop variable", &containers, reporter);
                 }
             }
             "sdfg.tasklet" | "sdfg.nested" | "sdfg.library" => {
@@ -182,7 +172,6 @@ fn check_symbol_target(
     op: Op<'_>,
     name: &str,
     what: &str,
-    symbols: &HashSet<String>,
     containers: &HashSet<&str>,
     reporter: &mut Reporter,
 ) {
@@ -190,11 +179,6 @@ fn check_symbol_target(
         reporter.error(
             op,
             format!("{what} \"{name}\", which is a data container, not a symbol"),
-        );
-    } else if !symbols.contains(name) {
-        reporter.error(
-            op,
-            format!("{what} \"{name}\", which is not a declared symbol of the SDFG"),
         );
     }
 }

@@ -3,4 +3,5 @@
 
 mod api;
 mod docs;
+mod import;
 mod lit;

@@ -598,7 +598,9 @@ def SDFG_LibraryOp : SDFG_Op<"library", [ParentOneOf<SDFG_DataflowParents>,
   let description = [{
     A high-level operation (matrix product, reduction, ...) identified by its
     DaCe class path, with named connectors, the chosen implementation and
-    the node's properties. Expansion passes replace it with a nested SDFG.
+    the node's properties. An empty connector name stands for a DaCe edge
+    without a connector (library nodes such as `Reduce` take their data that
+    way). Expansion passes replace the node with a nested SDFG.
 
     Example:
 

@@ -1,0 +1,1577 @@
+//! `--import-dace`: DaCe `.sdfg`/`.sdfgz` files to the sdfg dialect.
+//!
+//! The file is read into the serde model (`sdfg-dace-model`), which keeps
+//! every JSON path for diagnostics, and printed as the dialect's textual
+//! form, which MLIR then parses and verifies. Going through text keeps the
+//! importer independent of builder plumbing and makes every import check
+//! itself: the printed module must parse and pass the dialect's verifiers
+//! and validation, or the import fails with their diagnostics.
+//!
+//! The mapping, DaCe to dialect:
+//!
+//! - non-transient containers become the SDFG's arguments (first those of
+//!   `arg_names`, then the others by name), transients `sdfg.alloc`s;
+//! - control-flow blocks keep their labels as symbol names; the start block
+//!   is printed first; inter-state edges become `sdfg.edge`;
+//! - in a state, scope entries stand for their whole scope, nodes are
+//!   printed in a topological order of each scope level, and every edge
+//!   becomes the operand of its destination: `writes`/`bind` of access
+//!   nodes, `ins`/`dyn` of scopes, `ins` of tasklets, nested SDFGs and
+//!   library nodes, and operands of `sdfg.exit` for edges into exit nodes.
+//!   Empty memlets between nodes become `after` edges; those that only
+//!   connect a node to its scope are implied by the region structure;
+//! - DaCe's inclusive range ends become Python slices through
+//!   `Range::from_dace_inclusive`, the one place that converts;
+//! - memlets name the container at their access-node end, so a copy whose
+//!   DaCe memlet names the destination is flipped (subset and other subset
+//!   swap).
+//!
+//! Python and C++ tasklet code is kept as foreign code.
+
+use petgraph::{algo::toposort, graph::DiGraph};
+use sdfg_dace_model as dace;
+use sdfg_symbolic::{parse, Expr, Range, Subset};
+use std::{
+    collections::{BTreeMap, HashMap, HashSet},
+    fmt::Write,
+};
+
+/// An import failure: where in the file, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportError {
+    /// The JSON path of the offending object (`nodes[3].nodes[7]`).
+    pub path: String,
+    /// What is wrong or unsupported.
+    pub message: String,
+}
+
+impl std::fmt::Display for ImportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+type Result<T> = std::result::Result<T, ImportError>;
+
+fn error<T>(path: &str, message: impl Into<String>) -> Result<T> {
+    Err(ImportError {
+        path: path.to_string(),
+        message: message.into(),
+    })
+}
+
+/// Prints a string as an MLIR string literal.
+fn lit(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\{:02X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The canonical text of a symbolic expression, or the text itself when
+/// the engine does not parse it (the verifiers then report it).
+fn canonical(text: &str) -> String {
+    parse(text)
+        .map(|e| e.to_string())
+        .unwrap_or_else(|_| text.trim().to_string())
+}
+
+fn expr(path: &str, text: &str) -> Result<Expr> {
+    parse(text).or_else(|e| error(path, format!("invalid expression \"{text}\": {e}")))
+}
+
+/// A DaCe subset as the dialect's slice text.
+fn subset_text(path: &str, subset: &dace::Subset) -> Result<Subset> {
+    match subset {
+        dace::Subset::Range(range) => {
+            let mut ranges = Vec::new();
+            for (k, dim) in range.ranges.iter().enumerate() {
+                let at = format!("{path}.ranges[{k}]");
+                ranges.push(Range::from_dace_inclusive(
+                    expr(&at, &dim.start.main().0)?,
+                    expr(&at, &dim.end.main().0)?,
+                    expr(&at, &dim.step.main().0)?,
+                    expr(&at, &dim.tile.main().0)?,
+                ));
+            }
+            Ok(Subset::new(ranges))
+        }
+        dace::Subset::Indices(indices) => {
+            let mut exprs = Vec::new();
+            for (k, index) in indices.indices.iter().enumerate() {
+                exprs.push(expr(&format!("{path}.indices[{k}]"), &index.0)?);
+            }
+            Ok(Subset::indices(exprs))
+        }
+        dace::Subset::Other(_) => error(path, "unsupported subset type"),
+    }
+}
+
+/// A DaCe element type as an MLIR type.
+fn element_type(path: &str, dtype: &dace::DType) -> Result<String> {
+    let name = match dtype {
+        dace::DType::Basic(name) => name.as_str(),
+        _ => {
+            return error(
+                path,
+                "unsupported element type (pointer, vector, struct, callback or opaque)",
+            )
+        }
+    };
+    let ty = match name {
+        "bool" | "bool_" => "i1",
+        "int8" => "i8",
+        "int16" => "i16",
+        "int32" => "i32",
+        "int64" => "i64",
+        "uint8" => "ui8",
+        "uint16" => "ui16",
+        "uint32" => "ui32",
+        "uint64" => "ui64",
+        "float16" => "f16",
+        "float32" => "f32",
+        "float64" => "f64",
+        "complex64" => "complex<f32>",
+        "complex128" => "complex<f64>",
+        other => return error(path, format!("unsupported element type '{other}'")),
+    };
+    Ok(ty.to_string())
+}
+
+fn string_list(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| lit(s)).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+/// Whether `strides` are the C-order strides of `shape`.
+fn c_order(shape: &[String], strides: &[String]) -> bool {
+    let mut expected = Expr::int(1);
+    for (size, stride) in shape.iter().zip(strides).rev() {
+        match (parse(stride), parse(size)) {
+            (Ok(stride), Ok(size)) => {
+                if stride != expected {
+                    return false;
+                }
+                expected = Expr::mul(&expected, &size);
+            }
+            _ => return false,
+        }
+    }
+    shape.len() == strides.len()
+}
+
+/// A data descriptor as a container type.
+fn container_type(path: &str, descriptor: &dace::DataDescriptor) -> Result<String> {
+    let Some(common) = descriptor.common() else {
+        return error(
+            path,
+            format!("unsupported data descriptor '{}'", descriptor.type_name()),
+        );
+    };
+    let element = element_type(&format!("{path}.attributes.dtype"), common.dtype)?;
+    let shape: Vec<String> = common.shape.iter().map(|s| canonical(&s.0)).collect();
+    let storage = match common.storage.as_str() {
+        "Default" => String::new(),
+        other => format!(" storage {other}"),
+    };
+    let array_like = |mnemonic: &str, attrs: &dace::ArrayAttributes| -> String {
+        let strides: Vec<String> = attrs.strides.iter().map(|s| canonical(&s.0)).collect();
+        let offset: Vec<String> = attrs.offset.iter().map(|s| canonical(&s.0)).collect();
+        let mut text = format!("!sdfg.{mnemonic}<{element} {}", string_list(&shape));
+        if !strides.is_empty() && !c_order(&shape, &strides) {
+            let _ = write!(text, " strides {}", string_list(&strides));
+        }
+        if offset.iter().any(|o| o != "0") {
+            let _ = write!(text, " offset {}", string_list(&offset));
+        }
+        format!("{text}{storage}>")
+    };
+    Ok(match descriptor {
+        dace::DataDescriptor::Scalar(_) => format!("!sdfg.scalar<{element}{storage}>"),
+        dace::DataDescriptor::Array(d) => array_like("array", &d.attributes),
+        dace::DataDescriptor::ArrayView(d) => array_like("view", &d.attributes),
+        dace::DataDescriptor::ArrayReference(d) => array_like("ref", &d.attributes),
+        dace::DataDescriptor::Stream(d) => {
+            let mut text = format!("!sdfg.stream<{element}");
+            if shape != ["1"] && !shape.is_empty() {
+                let _ = write!(text, " shape {}", string_list(&shape));
+            }
+            let buffer = canonical(&d.attributes.buffer_size.0);
+            if buffer != "0" {
+                let _ = write!(text, " buffer {}", lit(&buffer));
+            }
+            format!("{text}{storage}>")
+        }
+        other => {
+            return error(
+                path,
+                format!("unsupported data descriptor '{}'", other.type_name()),
+            )
+        }
+    })
+}
+
+/// Maps a DaCe lambda onto a named write-conflict resolution.
+fn wcr_text(lambda: &str) -> String {
+    let compact: String = lambda.chars().filter(|c| !c.is_whitespace()).collect();
+    let body = compact
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .strip_prefix("lambdaa,b:")
+        .or_else(|| compact.trim_start_matches('(').strip_prefix("lambdax,y:"))
+        .map(|b| b.trim_start_matches('(').trim_end_matches(')').to_string());
+    let named = match body.as_deref() {
+        Some("a+b") | Some("x+y") => Some("sum"),
+        Some("a*b") | Some("x*y") => Some("product"),
+        Some("min(a,b)") | Some("min(x,y)") => Some("min"),
+        Some("max(a,b)") | Some("max(x,y)") => Some("max"),
+        Some("aandb") => Some("logical_and"),
+        Some("aorb") => Some("logical_or"),
+        Some("a&b") => Some("bitwise_and"),
+        Some("a|b") => Some("bitwise_or"),
+        Some("a^b") => Some("bitwise_xor"),
+        Some("b") => Some("exchange"),
+        _ => None,
+    };
+    match named {
+        Some(name) => name.to_string(),
+        None => lit(lambda),
+    }
+}
+
+/// The printed memlet (`["subset" -> "other", ...]`), or `None` for empty
+/// memlets. `flip` swaps subset and other subset (a copy whose DaCe memlet
+/// names its destination).
+fn memlet_text(path: &str, memlet: &dace::Memlet, flip: bool) -> Result<Option<String>> {
+    let attrs = &memlet.attributes;
+    if attrs.data.is_none() {
+        return Ok(None);
+    }
+    let Some(subset) = &attrs.subset else {
+        return Ok(None);
+    };
+    let mut main = subset_text(&format!("{path}.attributes.subset"), subset)?;
+    let mut other = match &attrs.other_subset {
+        Some(o) => Some(subset_text(&format!("{path}.attributes.other_subset"), o)?),
+        None => None,
+    };
+    if flip {
+        if let Some(o) = other.take() {
+            other = Some(main);
+            main = o;
+        }
+    }
+    let mut text = format!("[{}", lit(&main.to_string()));
+    if let Some(other) = other {
+        let _ = write!(text, " -> {}", lit(&other.to_string()));
+    }
+    let volume = canonical(&attrs.volume.0);
+    if parse(&volume).ok() != Some(main.volume()) && !volume.is_empty() {
+        let _ = write!(text, ", volume {}", lit(&volume));
+    }
+    if attrs.dynamic {
+        text.push_str(", dynamic");
+    }
+    if let Some(wcr) = &attrs.wcr {
+        let _ = write!(text, ", wcr {}", wcr_text(wcr));
+    }
+    text.push(']');
+    Ok(Some(text))
+}
+
+/// How result `index` of an op with `count` results printed as `value` is
+/// referenced.
+fn result_ref(value: &str, count: usize, index: usize) -> String {
+    if count > 1 {
+        format!("{value}#{index}")
+    } else {
+        value.to_string()
+    }
+}
+
+/// The `%v = ` / `%v:n = ` prefix of an op with `count` results.
+fn results_lhs(value: &str, count: usize) -> String {
+    match count {
+        0 => String::new(),
+        1 => format!("{value} = "),
+        n => format!("{value}:{n} = "),
+    }
+}
+
+/// Emits the dialect's text for SDFGs.
+struct Printer {
+    out: String,
+    next_value: usize,
+}
+
+/// What SSA value an edge source connector carries, and its type.
+#[derive(Clone)]
+struct Source {
+    value: String,
+    ty: String,
+}
+
+/// The scope structure of one state.
+struct StateInfo<'s> {
+    state: &'s dace::State,
+    path: String,
+    /// Node id to index in `state.nodes`.
+    index: HashMap<usize, usize>,
+    /// Node index to the index of its scope entry.
+    scope: Vec<Option<usize>>,
+    /// Entry index to exit index.
+    exit_of: HashMap<usize, usize>,
+    /// Per node index: (in-edges, out-edges) as edge indices.
+    in_edges: Vec<Vec<usize>>,
+    out_edges: Vec<Vec<usize>>,
+}
+
+fn node_scope(node: &dace::Node) -> (Option<usize>, Option<usize>, Option<usize>) {
+    match node {
+        dace::Node::AccessNode(n) => (n.id, n.scope_entry, n.scope_exit),
+        dace::Node::Tasklet(n) => (n.id, n.scope_entry, n.scope_exit),
+        dace::Node::MapEntry(n) => (n.id, n.scope_entry, n.scope_exit),
+        dace::Node::MapExit(n) => (n.id, n.scope_entry, n.scope_exit),
+        dace::Node::ConsumeEntry(n) => (n.id, n.scope_entry, n.scope_exit),
+        dace::Node::ConsumeExit(n) => (n.id, n.scope_entry, n.scope_exit),
+        dace::Node::NestedSdfg(n) => (n.id, n.scope_entry, n.scope_exit),
+        dace::Node::LibraryNode(n) => (n.id, n.scope_entry, n.scope_exit),
+        dace::Node::Other(_) => (None, None, None),
+    }
+}
+
+fn is_entry(node: &dace::Node) -> bool {
+    matches!(node, dace::Node::MapEntry(_) | dace::Node::ConsumeEntry(_))
+}
+
+fn is_exit(node: &dace::Node) -> bool {
+    matches!(node, dace::Node::MapExit(_) | dace::Node::ConsumeExit(_))
+}
+
+impl<'s> StateInfo<'s> {
+    fn new(state: &'s dace::State, path: &str) -> Result<Self> {
+        let n = state.nodes.len();
+        let mut index = HashMap::new();
+        for (i, node) in state.nodes.iter().enumerate() {
+            if let dace::Node::Other(map) = node {
+                let kind = map.get("type").and_then(|t| t.as_str()).unwrap_or("?");
+                return error(
+                    &format!("{path}.nodes[{i}]"),
+                    format!("unsupported node type '{kind}'"),
+                );
+            }
+            index.insert(node_scope(node).0.unwrap_or(i), i);
+        }
+        let mut scope = vec![None; n];
+        let mut exit_of = HashMap::new();
+        for (i, node) in state.nodes.iter().enumerate() {
+            let (_, entry, exit) = node_scope(node);
+            if is_exit(node) {
+                // An exit node belongs to the scope its entry opens.
+                let Some(entry) = entry.and_then(|e| index.get(&e).copied()) else {
+                    return error(
+                        &format!("{path}.nodes[{i}]"),
+                        "exit node without a scope entry",
+                    );
+                };
+                exit_of.insert(entry, i);
+                scope[i] = Some(entry);
+            } else {
+                scope[i] = entry.and_then(|e| index.get(&e).copied());
+            }
+            if is_entry(node) && exit.and_then(|e| index.get(&e)).is_none() {
+                return error(
+                    &format!("{path}.nodes[{i}]"),
+                    "scope entry without an exit node",
+                );
+            }
+        }
+        let mut in_edges = vec![Vec::new(); n];
+        let mut out_edges = vec![Vec::new(); n];
+        for (k, edge) in state.edges.iter().enumerate() {
+            let (Some(&src), Some(&dst)) = (index.get(&edge.src), index.get(&edge.dst)) else {
+                return error(
+                    &format!("{path}.edges[{k}]"),
+                    "edge between nodes that do not exist",
+                );
+            };
+            out_edges[src].push(k);
+            in_edges[dst].push(k);
+        }
+        Ok(Self {
+            state,
+            path: path.to_string(),
+            index,
+            scope,
+            exit_of,
+            in_edges,
+            out_edges,
+        })
+    }
+
+    fn node(&self, i: usize) -> &'s dace::Node {
+        &self.state.nodes[i]
+    }
+
+    fn edge(&self, k: usize) -> &'s dace::DataflowEdge {
+        &self.state.edges[k]
+    }
+
+    fn src(&self, k: usize) -> usize {
+        self.index[&self.edge(k).src]
+    }
+
+    fn dst(&self, k: usize) -> usize {
+        self.index[&self.edge(k).dst]
+    }
+
+    /// The node standing for `i` at scope level `level` (an entry stands
+    /// for its whole scope, and so for its exit), if `i` is inside that
+    /// level.
+    fn representative(&self, i: usize, level: Option<usize>) -> Option<usize> {
+        let mut n = if is_exit(self.node(i)) {
+            self.scope[i]?
+        } else {
+            i
+        };
+        loop {
+            if self.scope[n] == level {
+                return Some(n);
+            }
+            n = self.scope[n]?;
+        }
+    }
+
+    /// The nodes printed at `level`, in a topological order.
+    fn ordered(&self, level: Option<usize>) -> Result<Vec<usize>> {
+        let members: Vec<usize> = (0..self.state.nodes.len())
+            .filter(|&i| !is_exit(self.node(i)) && self.scope[i] == level)
+            .collect();
+        let mut graph = DiGraph::<usize, ()>::new();
+        let mut at = HashMap::new();
+        for &m in &members {
+            at.insert(m, graph.add_node(m));
+        }
+        for k in 0..self.state.edges.len() {
+            let (Some(a), Some(b)) = (
+                self.representative(self.src(k), level),
+                self.representative(self.dst(k), level),
+            ) else {
+                continue;
+            };
+            if a != b {
+                if let (Some(&x), Some(&y)) = (at.get(&a), at.get(&b)) {
+                    graph.add_edge(x, y, ());
+                }
+            }
+        }
+        match toposort(&graph, None) {
+            Ok(order) => Ok(order.into_iter().map(|n| graph[n]).collect()),
+            Err(_) => error(&self.path, "the state's dataflow graph has a cycle"),
+        }
+    }
+}
+
+impl Printer {
+    fn fresh(&mut self) -> String {
+        self.next_value += 1;
+        format!("%v{}", self.next_value)
+    }
+
+    fn line(&mut self, indent: usize, text: &str) {
+        for _ in 0..indent {
+            self.out.push_str("  ");
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    /// Prints one SDFG.
+    fn sdfg(&mut self, sdfg: &dace::Sdfg, path: &str, indent: usize) -> Result<()> {
+        let attrs = &sdfg.attributes;
+        let name = if attrs.name.is_empty() {
+            "sdfg"
+        } else {
+            &attrs.name
+        };
+        let mut order: Vec<&String> = attrs
+            .arg_names
+            .iter()
+            .filter(|n| attrs.arrays.contains_key(*n))
+            .collect();
+        let mut rest: Vec<&String> = attrs
+            .arrays
+            .iter()
+            .filter(|(n, d)| !order.contains(n) && d.common().is_some_and(|c| !c.transient))
+            .map(|(n, _)| n)
+            .collect();
+        rest.sort();
+        order.extend(rest);
+        let mut containers: HashMap<String, Source> = HashMap::new();
+        let mut args = Vec::new();
+        for name in &order {
+            let at = format!("{path}.attributes._arrays.{name}");
+            let ty = container_type(&at, &attrs.arrays[*name])?;
+            let value = self.fresh();
+            args.push(format!("{value}: {ty} as {}", lit(name)));
+            containers.insert(name.to_string(), Source { value, ty });
+        }
+        let mut symbols: BTreeMap<&str, String> = BTreeMap::new();
+        for (symbol, dtype) in &attrs.symbols {
+            let ty = element_type(&format!("{path}.attributes.symbols.{symbol}"), dtype)?;
+            if !ty.starts_with('i') && !ty.starts_with("ui") {
+                return error(
+                    &format!("{path}.attributes.symbols.{symbol}"),
+                    format!("symbol of non-integer type {ty}"),
+                );
+            }
+            symbols.insert(symbol, ty);
+        }
+        let symbols_text = if symbols.is_empty() {
+            String::new()
+        } else {
+            let entries: Vec<String> = symbols
+                .iter()
+                .map(|(n, t)| format!("{} = {t}", lit(n)))
+                .collect();
+            format!(" symbols {{{}}}", entries.join(", "))
+        };
+        self.line(
+            indent,
+            &format!(
+                "sdfg.sdfg @{}({}){symbols_text} {{",
+                lit(name),
+                args.join(", ")
+            ),
+        );
+        for (name, descriptor) in &attrs.arrays {
+            let Some(common) = descriptor.common() else {
+                return error(
+                    &format!("{path}.attributes._arrays.{name}"),
+                    format!("unsupported data descriptor '{}'", descriptor.type_name()),
+                );
+            };
+            if !common.transient {
+                continue;
+            }
+            let ty = container_type(&format!("{path}.attributes._arrays.{name}"), descriptor)?;
+            let value = self.fresh();
+            let lifetime = match common.lifetime.as_str() {
+                "Scope" => String::new(),
+                other => format!(" lifetime {other}"),
+            };
+            self.line(
+                indent + 1,
+                &format!("{value} = sdfg.alloc {}{lifetime} : {ty}", lit(name)),
+            );
+            containers.insert(name.to_string(), Source { value, ty });
+        }
+        let start = sdfg.start_block.or(sdfg.start_state);
+        self.region(
+            &sdfg.nodes,
+            &sdfg.edges,
+            start,
+            path,
+            indent + 1,
+            &containers,
+        )?;
+        self.line(indent, "}");
+        Ok(())
+    }
+
+    /// Prints the blocks and inter-state edges of a control-flow region.
+    fn region(
+        &mut self,
+        blocks: &[dace::ControlFlowBlock],
+        edges: &[dace::CfgEdge],
+        start: Option<usize>,
+        path: &str,
+        indent: usize,
+        containers: &HashMap<String, Source>,
+    ) -> Result<()> {
+        let mut labels = Vec::with_capacity(blocks.len());
+        let mut used = HashSet::new();
+        for block in blocks {
+            let base = block_label(block);
+            let mut label = base.clone();
+            let mut n = 0;
+            while !used.insert(label.clone()) {
+                n += 1;
+                label = format!("{base}_{n}");
+            }
+            labels.push(label);
+        }
+        let id_of = |i: usize| block_id(&blocks[i]).unwrap_or(i);
+        let start = start
+            .and_then(|s| (0..blocks.len()).find(|&i| id_of(i) == s))
+            .or_else(|| (0..blocks.len()).find(|&i| !edges.iter().any(|e| e.dst == id_of(i))))
+            .unwrap_or(0);
+        let order = std::iter::once(start).chain((0..blocks.len()).filter(|&i| i != start));
+        for i in order {
+            if i >= blocks.len() {
+                break;
+            }
+            self.block(
+                &blocks[i],
+                &labels[i],
+                &format!("{path}.nodes[{i}]"),
+                indent,
+                containers,
+            )?;
+        }
+        for (k, edge) in edges.iter().enumerate() {
+            let at = format!("{path}.edges[{k}]");
+            let find = |id: usize| (0..blocks.len()).find(|&i| id_of(i) == id);
+            let (Some(src), Some(dst)) = (find(edge.src), find(edge.dst)) else {
+                return error(&at, "inter-state edge between blocks that do not exist");
+            };
+            let data = &edge.attributes.data.attributes;
+            let mut text = format!("sdfg.edge @{} -> @{}", lit(&labels[src]), lit(&labels[dst]));
+            let condition = data.condition.string_data.trim();
+            if !condition.is_empty() && condition != "1" && condition != "True" {
+                let _ = write!(text, " if {}", lit(condition));
+            }
+            if !data.assignments.is_empty() {
+                let assigns: Vec<String> = data
+                    .assignments
+                    .iter()
+                    .map(|(n, v)| format!("{} = {}", lit(n), lit(v.0.trim())))
+                    .collect();
+                let _ = write!(text, " assign({})", assigns.join(", "));
+            }
+            self.line(indent, &text);
+        }
+        Ok(())
+    }
+
+    fn block(
+        &mut self,
+        block: &dace::ControlFlowBlock,
+        label: &str,
+        path: &str,
+        indent: usize,
+        containers: &HashMap<String, Source>,
+    ) -> Result<()> {
+        let name = lit(label);
+        match block {
+            dace::ControlFlowBlock::State(state) => {
+                self.line(indent, &format!("sdfg.state @{name} {{"));
+                let info = StateInfo::new(state, path)?;
+                let mut sources = HashMap::new();
+                self.dataflow(&info, None, indent + 1, containers, &mut sources)?;
+                self.line(indent, "}");
+            }
+            dace::ControlFlowBlock::Loop(region) => {
+                let attrs = &region.attributes;
+                let mut text = format!("sdfg.loop @{name}");
+                let statement =
+                    |code: &Option<dace::CodeBlock>, what: &str| -> Result<Option<String>> {
+                        let Some(code) = code else { return Ok(None) };
+                        if code.string_data.trim().is_empty() {
+                            return Ok(None);
+                        }
+                        match sdfg_symbolic::parse_assignment(code.string_data.trim()) {
+                            Ok((_, value)) => Ok(Some(value.to_string())),
+                            Err(e) => error(
+                                &format!("{path}.attributes.{what}"),
+                                format!("unsupported loop statement \"{}\": {e}", code.string_data),
+                            ),
+                        }
+                    };
+                let init = statement(&attrs.init_statement, "init_statement")?;
+                let update = statement(&attrs.update_statement, "update_statement")?;
+                if !attrs.loop_variable.is_empty() {
+                    let _ = write!(text, " var {}", lit(&attrs.loop_variable));
+                    if let Some(init) = init {
+                        let _ = write!(text, " init {}", lit(&init));
+                    }
+                }
+                let cond = attrs
+                    .loop_condition
+                    .as_ref()
+                    .map(|c| c.string_data.trim().to_string())
+                    .unwrap_or_else(|| "True".into());
+                let _ = write!(text, " cond {}", lit(&cond));
+                if !attrs.loop_variable.is_empty() {
+                    if let Some(update) = update {
+                        let _ = write!(text, " update {}", lit(&update));
+                    }
+                }
+                if attrs.inverted {
+                    text.push_str(" inverted");
+                    if attrs.update_before_condition {
+                        text.push_str(" update_before_condition");
+                    }
+                }
+                self.line(indent, &format!("{text} {{"));
+                self.region(
+                    &region.nodes,
+                    &region.edges,
+                    region.start_block,
+                    path,
+                    indent + 1,
+                    containers,
+                )?;
+                self.line(indent, "}");
+            }
+            dace::ControlFlowBlock::Conditional(conditional) => {
+                self.line(indent, &format!("sdfg.conditional @{name} {{"));
+                for (b, branch) in conditional.branches.iter().enumerate() {
+                    let at = format!("{path}.branches[{b}]");
+                    let label = if branch.body.label.is_empty() {
+                        format!("{label}_branch{b}")
+                    } else {
+                        branch.body.label.clone()
+                    };
+                    let mut text = format!("sdfg.branch @{}", lit(&label));
+                    if let Some(condition) = &branch.condition {
+                        let _ = write!(text, " if {}", lit(condition.string_data.trim()));
+                    }
+                    self.line(indent + 1, &format!("{text} {{"));
+                    self.region(
+                        &branch.body.nodes,
+                        &branch.body.edges,
+                        branch.body.start_block,
+                        &at,
+                        indent + 2,
+                        containers,
+                    )?;
+                    self.line(indent + 1, "}");
+                }
+                self.line(indent, "}");
+            }
+            dace::ControlFlowBlock::Region(region) => {
+                self.line(indent, &format!("sdfg.region @{name} {{"));
+                self.region(
+                    &region.nodes,
+                    &region.edges,
+                    region.start_block,
+                    path,
+                    indent + 1,
+                    containers,
+                )?;
+                self.line(indent, "}");
+            }
+            dace::ControlFlowBlock::Named(region) => {
+                self.line(indent, &format!("sdfg.region @{name} {{"));
+                self.region(
+                    &region.nodes,
+                    &region.edges,
+                    region.start_block,
+                    path,
+                    indent + 1,
+                    containers,
+                )?;
+                self.line(indent, "}");
+            }
+            dace::ControlFlowBlock::FunctionCall(region) => {
+                let args: Vec<String> = region
+                    .attributes
+                    .arguments
+                    .iter()
+                    .map(|(k, v)| format!("{} = {}", lit(k), lit(v)))
+                    .collect();
+                let args = if args.is_empty() {
+                    String::new()
+                } else {
+                    format!(" args({})", args.join(", "))
+                };
+                self.line(indent, &format!("sdfg.call_region @{name}{args} {{"));
+                self.region(
+                    &region.nodes,
+                    &region.edges,
+                    region.start_block,
+                    path,
+                    indent + 1,
+                    containers,
+                )?;
+                self.line(indent, "}");
+            }
+            dace::ControlFlowBlock::Break(_) => self.line(indent, &format!("sdfg.break @{name}")),
+            dace::ControlFlowBlock::Continue(_) => {
+                self.line(indent, &format!("sdfg.continue @{name}"))
+            }
+            dace::ControlFlowBlock::Return(_) => self.line(indent, &format!("sdfg.return @{name}")),
+            dace::ControlFlowBlock::Other(map) => {
+                let kind = map.get("type").and_then(|t| t.as_str()).unwrap_or("?");
+                return error(path, format!("unsupported control-flow block '{kind}'"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The container type of the data a memlet names.
+    fn data_type(containers: &HashMap<String, Source>, memlet: &dace::Memlet) -> Option<String> {
+        memlet
+            .attributes
+            .data
+            .as_ref()
+            .and_then(|d| containers.get(d))
+            .map(|s| s.ty.clone())
+    }
+
+    /// The SSA value an edge reads from its source, if printed already.
+    fn edge_source(
+        info: &StateInfo<'_>,
+        k: usize,
+        sources: &HashMap<(usize, String), Source>,
+    ) -> Option<Source> {
+        let edge = info.edge(k);
+        let conn = edge.src_connector.clone().unwrap_or_default();
+        sources.get(&(info.src(k), conn)).cloned()
+    }
+
+    /// Prints the memlet'd operand of edge `k`: `%v[memlet] : type`.
+    fn operand(
+        &self,
+        info: &StateInfo<'_>,
+        k: usize,
+        sources: &HashMap<(usize, String), Source>,
+        flip: bool,
+    ) -> Result<Option<String>> {
+        let at = format!("{}.edges[{k}]", info.path);
+        let Some(memlet) = memlet_text(
+            &format!("{at}.attributes.data"),
+            &info.edge(k).attributes.data,
+            flip,
+        )?
+        else {
+            return Ok(None);
+        };
+        let Some(source) = Self::edge_source(info, k, sources) else {
+            return error(
+                &at,
+                "edge from a node whose output was not printed (unsupported connector or order)",
+            );
+        };
+        Ok(Some(format!("{}{memlet} : {}", source.value, source.ty)))
+    }
+
+    /// `after(...)` for the empty-memlet edges into node `i` (those that
+    /// only connect a node to its enclosing scope are implied).
+    fn after(
+        &self,
+        info: &StateInfo<'_>,
+        i: usize,
+        sources: &HashMap<(usize, String), Source>,
+    ) -> Result<String> {
+        let mut values = Vec::new();
+        for &k in &info.in_edges[i] {
+            let edge = info.edge(k);
+            if edge.attributes.data.attributes.data.is_some() {
+                continue;
+            }
+            let src = info.src(k);
+            if is_entry(info.node(src)) && info.scope[i] == Some(src) {
+                continue;
+            }
+            let source = sources
+                .iter()
+                .find(|((node, _), _)| *node == src)
+                .map(|(_, s)| s.clone());
+            match source {
+                Some(s) => values.push(format!("{} : {}", s.value, s.ty)),
+                None => {
+                    return error(
+                        &format!("{}.edges[{k}]", info.path),
+                        "ordering edge from a node without outputs is not supported",
+                    )
+                }
+            }
+        }
+        Ok(if values.is_empty() {
+            String::new()
+        } else {
+            format!(" after({})", values.join(", "))
+        })
+    }
+
+    /// The type of output connector `conn` of node `i`: the connector's
+    /// dtype, else the element type of the data its out-edges write.
+    fn output_type(
+        info: &StateInfo<'_>,
+        i: usize,
+        conn: &str,
+        dtype: Option<&dace::DType>,
+        containers: &HashMap<String, Source>,
+        element: bool,
+    ) -> Result<String> {
+        let at = format!("{}.nodes[{i}]", info.path);
+        if element {
+            if let Some(dtype) = dtype {
+                if let Ok(ty) = element_type(&at, dtype) {
+                    return Ok(ty);
+                }
+            }
+        }
+        for &k in &info.out_edges[i] {
+            let edge = info.edge(k);
+            if edge.src_connector.as_deref().unwrap_or("") != conn {
+                continue;
+            }
+            if let Some(ty) = Self::data_type(containers, &edge.attributes.data) {
+                if !element {
+                    return Ok(ty);
+                }
+                return Ok(element_of(&ty));
+            }
+        }
+        error(
+            &at,
+            format!("cannot tell the type of output connector \"{conn}\""),
+        )
+    }
+
+    /// Prints the nodes of one scope level of a state.
+    fn dataflow(
+        &mut self,
+        info: &StateInfo<'_>,
+        level: Option<usize>,
+        indent: usize,
+        containers: &HashMap<String, Source>,
+        sources: &mut HashMap<(usize, String), Source>,
+    ) -> Result<()> {
+        for i in info.ordered(level)? {
+            let path = format!("{}.nodes[{i}]", info.path);
+            match info.node(i) {
+                dace::Node::AccessNode(node) => {
+                    let Some(container) = containers.get(&node.attributes.data) else {
+                        return error(
+                            &format!("{path}.attributes.data"),
+                            format!(
+                                "access to undeclared container \"{}\"",
+                                node.attributes.data
+                            ),
+                        );
+                    };
+                    let mut writes = Vec::new();
+                    let mut bind = String::new();
+                    for &k in &info.in_edges[i] {
+                        let edge = info.edge(k);
+                        let src_is_access =
+                            matches!(info.node(info.src(k)), dace::Node::AccessNode(_));
+                        let flip = src_is_access
+                            && edge.attributes.data.attributes.data.as_deref()
+                                == Some(node.attributes.data.as_str());
+                        let Some(operand) = self.operand(info, k, sources, flip)? else {
+                            continue;
+                        };
+                        match edge.dst_connector.as_deref() {
+                            Some("views") | Some("set") => bind = format!(" bind({operand})"),
+                            _ => writes.push(operand),
+                        }
+                    }
+                    let after = self.after(info, i, sources)?;
+                    let value = self.fresh();
+                    let writes = if writes.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" writes({})", writes.join(", "))
+                    };
+                    self.line(
+                        indent,
+                        &format!(
+                            "{value} = sdfg.access {}{writes}{bind}{after} : {}",
+                            container.value, container.ty
+                        ),
+                    );
+                    for &k in &info.out_edges[i] {
+                        let conn = info.edge(k).src_connector.clone().unwrap_or_default();
+                        sources.insert(
+                            (i, conn),
+                            Source {
+                                value: value.clone(),
+                                ty: container.ty.clone(),
+                            },
+                        );
+                    }
+                    sources.insert(
+                        (i, String::new()),
+                        Source {
+                            value,
+                            ty: container.ty.clone(),
+                        },
+                    );
+                }
+                dace::Node::Tasklet(node) => {
+                    let attrs = &node.attributes;
+                    let ins = self.named_inputs(info, i, sources, |_| true)?;
+                    let mut outs = Vec::new();
+                    let mut results = Vec::new();
+                    for (conn, dtype) in &attrs.out_connectors {
+                        let ty =
+                            Self::output_type(info, i, conn, dtype.as_ref(), containers, true)?;
+                        outs.push(format!("{} : {ty}", lit(conn)));
+                        results.push((conn.clone(), ty));
+                    }
+                    let after = self.after(info, i, sources)?;
+                    let language = match attrs.code.language.as_str() {
+                        "CPP" => "cpp",
+                        "Python" => "python",
+                        other => {
+                            return error(
+                                &format!("{path}.attributes.code"),
+                                format!("unsupported tasklet language '{other}'"),
+                            )
+                        }
+                    };
+                    let value = self.fresh();
+                    let lhs = results_lhs(&value, results.len());
+                    let ins = if ins.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ins({})", ins.join(", "))
+                    };
+                    let outs_text = if outs.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" outs({})", outs.join(", "))
+                    };
+                    let side_effects = if attrs.side_effects == Some(true) {
+                        " side_effects"
+                    } else {
+                        ""
+                    };
+                    self.line(
+                        indent,
+                        &format!("{lhs}sdfg.tasklet {}{ins}{outs_text}{after}{side_effects} code {language} {}", lit(&node.label), lit(&attrs.code.string_data)),
+                    );
+                    let count = results.len();
+                    for (r, (conn, ty)) in results.into_iter().enumerate() {
+                        sources.insert(
+                            (i, conn),
+                            Source {
+                                value: result_ref(&value, count, r),
+                                ty,
+                            },
+                        );
+                    }
+                }
+                dace::Node::MapEntry(_) | dace::Node::ConsumeEntry(_) => {
+                    self.scope(info, i, indent, containers, sources)?
+                }
+                dace::Node::NestedSdfg(node) => {
+                    let attrs = &node.attributes;
+                    let ins = self.named_inputs(info, i, sources, |_| true)?;
+                    let mut outs = Vec::new();
+                    let mut results = Vec::new();
+                    for conn in attrs.out_connectors.keys() {
+                        let ty = Self::output_type(info, i, conn, None, containers, false)?;
+                        outs.push(format!("{} : {ty}", lit(conn)));
+                        results.push((conn.clone(), ty));
+                    }
+                    let after = self.after(info, i, sources)?;
+                    let value = self.fresh();
+                    let lhs = results_lhs(&value, results.len());
+                    let mapping: Vec<String> = attrs
+                        .symbol_mapping
+                        .iter()
+                        .map(|(k, v)| format!("{} = {}", lit(k), lit(&canonical(&v.0))))
+                        .collect();
+                    let ins = if ins.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ins({})", ins.join(", "))
+                    };
+                    let outs_text = if outs.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" outs({})", outs.join(", "))
+                    };
+                    let symbols = if mapping.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" symbols({})", mapping.join(", "))
+                    };
+                    let schedule = schedule_text(&attrs.schedule);
+                    self.line(
+                        indent,
+                        &format!(
+                            "{lhs}sdfg.nested {}{ins}{outs_text}{symbols}{schedule}{after} {{",
+                            lit(&node.label)
+                        ),
+                    );
+                    self.sdfg(&attrs.sdfg, &format!("{path}.attributes.sdfg"), indent + 1)?;
+                    self.line(indent, "}");
+                    let count = results.len();
+                    for (r, (conn, ty)) in results.into_iter().enumerate() {
+                        sources.insert(
+                            (i, conn),
+                            Source {
+                                value: result_ref(&value, count, r),
+                                ty,
+                            },
+                        );
+                    }
+                }
+                dace::Node::LibraryNode(node) => {
+                    let attrs = &node.attributes;
+                    // Library nodes may take and give data without
+                    // connectors (DaCe's `add_nedge`): those edges use the
+                    // empty connector name.
+                    let ins = self.named_inputs_or_unnamed(info, i, sources)?;
+                    let mut outs = Vec::new();
+                    let mut results = Vec::new();
+                    let mut connectors: Vec<String> =
+                        attrs.out_connectors.keys().cloned().collect();
+                    let unnamed_out = info.out_edges[i].iter().any(|&k| {
+                        let edge = info.edge(k);
+                        edge.src_connector.is_none()
+                            && edge.attributes.data.attributes.data.is_some()
+                    });
+                    if unnamed_out {
+                        connectors.push(String::new());
+                    }
+                    for conn in &connectors {
+                        let ty = Self::output_type(info, i, conn, None, containers, false)?;
+                        outs.push(format!("{} : {ty}", lit(conn)));
+                        results.push((conn.clone(), ty));
+                    }
+                    let after = self.after(info, i, sources)?;
+                    let value = self.fresh();
+                    let lhs = results_lhs(&value, results.len());
+                    let props: Vec<String> = attrs
+                        .properties
+                        .iter()
+                        .map(|(k, v)| format!("{} = {}", lit(k), lit(&v.to_string())))
+                        .collect();
+                    let implementation = attrs
+                        .implementation
+                        .as_ref()
+                        .map(|i| format!(" impl {}", lit(i)))
+                        .unwrap_or_default();
+                    let ins = if ins.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ins({})", ins.join(", "))
+                    };
+                    let outs_text = if outs.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" outs({})", outs.join(", "))
+                    };
+                    let schedule = schedule_text(&attrs.schedule);
+                    self.line(
+                        indent,
+                        &format!("{lhs}sdfg.library {} {}{implementation}{schedule}{ins}{outs_text}{after} properties {{{}}}", lit(&node.label), lit(&node.classpath), props.join(", ")),
+                    );
+                    let count = results.len();
+                    for (r, (conn, ty)) in results.into_iter().enumerate() {
+                        sources.insert(
+                            (i, conn),
+                            Source {
+                                value: result_ref(&value, count, r),
+                                ty,
+                            },
+                        );
+                    }
+                }
+                dace::Node::MapExit(_) | dace::Node::ConsumeExit(_) | dace::Node::Other(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// `"conn" = %v[memlet] : T` for the data edges into node `i` whose
+    /// connector `keep` accepts; returns the operands in edge order.
+    fn named_inputs(
+        &self,
+        info: &StateInfo<'_>,
+        i: usize,
+        sources: &HashMap<(usize, String), Source>,
+        keep: impl Fn(&str) -> bool,
+    ) -> Result<Vec<String>> {
+        let mut ins = Vec::new();
+        for &k in &info.in_edges[i] {
+            let Some(conn) = info.edge(k).dst_connector.as_deref() else {
+                continue;
+            };
+            if !keep(conn) {
+                continue;
+            }
+            if let Some(operand) = self.operand(info, k, sources, false)? {
+                ins.push(format!("{} = {operand}", lit(conn)));
+            }
+        }
+        Ok(ins)
+    }
+
+    /// Like [`Self::named_inputs`], with connector-less data edges named by
+    /// the empty string.
+    fn named_inputs_or_unnamed(
+        &self,
+        info: &StateInfo<'_>,
+        i: usize,
+        sources: &HashMap<(usize, String), Source>,
+    ) -> Result<Vec<String>> {
+        let mut ins = Vec::new();
+        for &k in &info.in_edges[i] {
+            let conn = info.edge(k).dst_connector.clone().unwrap_or_default();
+            if let Some(operand) = self.operand(info, k, sources, false)? {
+                ins.push(format!("{} = {operand}", lit(&conn)));
+            }
+        }
+        Ok(ins)
+    }
+
+    /// Prints a map or consume scope and its contents.
+    fn scope(
+        &mut self,
+        info: &StateInfo<'_>,
+        entry: usize,
+        indent: usize,
+        containers: &HashMap<String, Source>,
+        sources: &mut HashMap<(usize, String), Source>,
+    ) -> Result<()> {
+        let path = format!("{}.nodes[{entry}]", info.path);
+        let exit = info.exit_of[&entry];
+        let mut ins = Vec::new();
+        let mut dyns = Vec::new();
+        let mut stream = None;
+        for &k in &info.in_edges[entry] {
+            let Some(conn) = info.edge(k).dst_connector.clone() else {
+                continue;
+            };
+            let Some(operand) = self.operand(info, k, sources, false)? else {
+                continue;
+            };
+            let ty = Self::edge_source(info, k, sources)
+                .map(|s| s.ty)
+                .unwrap_or_default();
+            if conn == "IN_stream" && matches!(info.node(entry), dace::Node::ConsumeEntry(_)) {
+                stream = Some((operand, ty));
+            } else if let Some(name) = conn.strip_prefix("IN_") {
+                ins.push((name.to_string(), operand, ty));
+            } else {
+                dyns.push((conn.clone(), operand, ty));
+            }
+        }
+        let mut outs = Vec::new();
+        let mut out_names = Vec::new();
+        if let dace::Node::MapExit(n) | dace::Node::ConsumeExit(n) = info.node(exit) {
+            for conn in n.attributes.out_connectors.keys() {
+                let name = conn.strip_prefix("OUT_").unwrap_or(conn).to_string();
+                let ty = Self::output_type(info, exit, conn, None, containers, false)?;
+                outs.push(format!("{} : {ty}", lit(&name)));
+                out_names.push((conn.clone(), name, ty));
+            }
+        }
+        let after = self.after(info, entry, sources)?;
+        let value = self.fresh();
+        let lhs = results_lhs(&value, out_names.len());
+        let fmt_named = |items: &[(String, String, String)]| -> String {
+            items
+                .iter()
+                .map(|(n, o, _)| format!("{} = {o}", lit(n)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let ins_text = if ins.is_empty() {
+            String::new()
+        } else {
+            format!(" ins({})", fmt_named(&ins))
+        };
+        let dyn_text = if dyns.is_empty() {
+            String::new()
+        } else {
+            format!(" dyn({})", fmt_named(&dyns))
+        };
+        let outs_text = if outs.is_empty() {
+            String::new()
+        } else {
+            format!(" outs({})", outs.join(", "))
+        };
+        let mut block_args = Vec::new();
+        let mut inner_sources: Vec<(String, Source)> = Vec::new();
+        let header = match info.node(entry) {
+            dace::Node::MapEntry(node) => {
+                let attrs = &node.attributes;
+                let mut ranges = Vec::new();
+                for (k, (param, dim)) in attrs.params.iter().zip(&attrs.range.ranges).enumerate() {
+                    let at = format!("{path}.attributes.range.ranges[{k}]");
+                    let range = Range::from_dace_inclusive(
+                        expr(&at, &dim.start.main().0)?,
+                        expr(&at, &dim.end.main().0)?,
+                        expr(&at, &dim.step.main().0)?,
+                        expr(&at, &dim.tile.main().0)?,
+                    );
+                    ranges.push(format!("{} = {}", lit(param), lit(&range.to_string())));
+                }
+                if attrs.params.len() != attrs.range.ranges.len() {
+                    return error(
+                        &format!("{path}.attributes.range"),
+                        "map has a different number of parameters and ranges",
+                    );
+                }
+                let mut extra = schedule_text(&attrs.schedule);
+                if attrs.unroll {
+                    extra.push_str(" unroll");
+                }
+                if attrs.unroll_factor != 0 {
+                    let _ = write!(extra, " unroll_factor {}", attrs.unroll_factor);
+                }
+                if attrs.collapse > 1 {
+                    let _ = write!(extra, " collapse {}", attrs.collapse);
+                }
+                if let Some(sizes) = &attrs.gpu_block_size {
+                    let sizes: Vec<String> = sizes.iter().map(|s| s.to_string()).collect();
+                    let _ = write!(extra, " gpu_block_size {}", string_list(&sizes));
+                }
+                if attrs.omp_num_threads != 0 {
+                    let _ = write!(extra, " omp_num_threads {}", attrs.omp_num_threads);
+                }
+                let label = if attrs.label.is_empty() {
+                    &node.label
+                } else {
+                    &attrs.label
+                };
+                format!(
+                    "sdfg.map {} [{}]{extra}{ins_text}{dyn_text}{outs_text}{after} {{",
+                    lit(label),
+                    ranges.join(", ")
+                )
+            }
+            dace::Node::ConsumeEntry(node) => {
+                let attrs = &node.attributes;
+                let Some((stream_operand, stream_ty)) = stream else {
+                    return error(&path, "consume scope without an IN_stream edge");
+                };
+                let element = element_of(&stream_ty);
+                let popped = self.fresh();
+                block_args.push(format!("{popped}: {element}"));
+                inner_sources.push((
+                    "OUT_stream".into(),
+                    Source {
+                        value: popped,
+                        ty: element,
+                    },
+                ));
+                let mut extra = format!(
+                    " pe {} pes {}",
+                    lit(&attrs.pe_index),
+                    lit(&canonical(&attrs.num_pes.0))
+                );
+                if let Some(condition) = &attrs.condition {
+                    if !condition.string_data.trim().is_empty() {
+                        let _ = write!(extra, " quiescence {}", lit(condition.string_data.trim()));
+                    }
+                }
+                if attrs.chunksize != 1 {
+                    let _ = write!(extra, " chunksize {}", lit(&attrs.chunksize.to_string()));
+                }
+                extra.push_str(&schedule_text(&attrs.schedule));
+                let label = if attrs.label.is_empty() {
+                    &node.label
+                } else {
+                    &attrs.label
+                };
+                format!(
+                    "sdfg.consume {} ({stream_operand}){extra}{ins_text}{outs_text}{after} {{",
+                    lit(label)
+                )
+            }
+            _ => return error(&path, "not a scope entry"),
+        };
+        for (n, (name, _, ty)) in ins.iter().chain(dyns.iter()).enumerate() {
+            let value = self.fresh();
+            block_args.push(format!("{value}: {ty}"));
+            let conn = if n < ins.len() {
+                format!("OUT_{name}")
+            } else {
+                name.clone()
+            };
+            inner_sources.push((
+                conn,
+                Source {
+                    value,
+                    ty: ty.clone(),
+                },
+            ));
+        }
+        self.line(indent, &format!("{lhs}{header}"));
+        self.line(indent, &format!("^bb0({}):", block_args.join(", ")));
+        for (conn, source) in inner_sources {
+            sources.insert((entry, conn), source);
+        }
+        self.dataflow(info, Some(entry), indent + 1, containers, sources)?;
+        let mut exits = Vec::new();
+        for &k in &info.in_edges[exit] {
+            let Some(conn) = info.edge(k).dst_connector.as_deref() else {
+                continue;
+            };
+            let name = conn.strip_prefix("IN_").unwrap_or(conn);
+            if let Some(operand) = self.operand(info, k, sources, false)? {
+                exits.push(format!("{} = {operand}", lit(name)));
+            }
+        }
+        self.line(indent + 1, &format!("sdfg.exit({})", exits.join(", ")));
+        self.line(indent, "}");
+        let count = out_names.len();
+        for (r, (conn, _, ty)) in out_names.into_iter().enumerate() {
+            sources.insert(
+                (exit, conn),
+                Source {
+                    value: result_ref(&value, count, r),
+                    ty,
+                },
+            );
+        }
+        Ok(())
+    }
+}
+
+fn schedule_text(schedule: &dace::ScheduleType) -> String {
+    match schedule.as_str() {
+        "Default" => String::new(),
+        other => format!(" schedule {other}"),
+    }
+}
+
+/// The element type inside a printed container type.
+fn element_of(container: &str) -> String {
+    let inner = container
+        .split_once('<')
+        .map(|(_, rest)| rest)
+        .unwrap_or(container);
+    let end = inner.find([' ', '>']).unwrap_or(inner.len());
+    let element = &inner[..end];
+    if element.starts_with("complex") {
+        inner
+            .split_once('>')
+            .map(|(e, _)| format!("{e}>"))
+            .unwrap_or_else(|| element.to_string())
+    } else {
+        element.to_string()
+    }
+}
+
+fn block_label(block: &dace::ControlFlowBlock) -> String {
+    let label = match block {
+        dace::ControlFlowBlock::State(s) => &s.label,
+        dace::ControlFlowBlock::Region(r) => &r.label,
+        dace::ControlFlowBlock::Loop(r) => &r.label,
+        dace::ControlFlowBlock::FunctionCall(r) => &r.label,
+        dace::ControlFlowBlock::Named(r) => &r.label,
+        dace::ControlFlowBlock::Conditional(c) => &c.label,
+        dace::ControlFlowBlock::Break(b)
+        | dace::ControlFlowBlock::Continue(b)
+        | dace::ControlFlowBlock::Return(b) => &b.label,
+        dace::ControlFlowBlock::Other(_) => "block",
+    };
+    if label.is_empty() {
+        "block".to_string()
+    } else {
+        label.to_string()
+    }
+}
+
+fn block_id(block: &dace::ControlFlowBlock) -> Option<usize> {
+    match block {
+        dace::ControlFlowBlock::State(s) => s.id,
+        dace::ControlFlowBlock::Region(r) => r.id,
+        dace::ControlFlowBlock::Loop(r) => r.id,
+        dace::ControlFlowBlock::FunctionCall(r) => r.id,
+        dace::ControlFlowBlock::Named(r) => r.id,
+        dace::ControlFlowBlock::Conditional(c) => c.id,
+        dace::ControlFlowBlock::Break(b)
+        | dace::ControlFlowBlock::Continue(b)
+        | dace::ControlFlowBlock::Return(b) => b.id,
+        dace::ControlFlowBlock::Other(_) => None,
+    }
+}
+
+/// Prints a loaded DaCe SDFG as the dialect's textual form.
+pub fn sdfg_to_mlir_text(sdfg: &dace::Sdfg) -> Result<String> {
+    let mut printer = Printer {
+        out: String::new(),
+        next_value: 0,
+    };
+    printer.sdfg(sdfg, "", 0)?;
+    Ok(printer.out)
+}
+
+/// Loads a `.sdfg`/`.sdfgz` file and prints it as the dialect's textual
+/// form.
+pub fn import_bytes(bytes: &[u8]) -> Result<String> {
+    let sdfg = dace::load_sdfg(bytes).map_err(|e| ImportError {
+        path: e.path().unwrap_or_default().to_string(),
+        message: e.to_string(),
+    })?;
+    sdfg_to_mlir_text(&sdfg)
+}
+
+fn string_ref(text: &str) -> mlir_sys::MlirStringRef {
+    mlir_sys::MlirStringRef {
+        data: text.as_ptr() as *const _,
+        length: text.len(),
+    }
+}
+
+fn emit_error(location: mlir_sys::MlirLocation, message: &str) {
+    let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: the location is valid and the message NUL-terminated.
+    unsafe { mlir_sys::mlirEmitError(location, text.as_ptr()) }
+}
+
+fn translate(context: mlir_sys::MlirContext, file: &str, bytes: &[u8]) -> mlir_sys::MlirOperation {
+    let null = mlir_sys::MlirOperation {
+        ptr: std::ptr::null_mut(),
+    };
+    // SAFETY: the context is the live context of the translation driver.
+    let location = unsafe { mlir_sys::mlirLocationFileLineColGet(context, string_ref(file), 1, 1) };
+    let text = match import_bytes(bytes) {
+        Ok(text) => format!("module {{\n{text}}}\n"),
+        Err(e) => {
+            emit_error(location, &format!("cannot import the DaCe SDFG: {e}"));
+            return null;
+        }
+    };
+    // MLIR's lexer reads up to a NUL terminator, which a Rust string lacks.
+    let Ok(text) = std::ffi::CString::new(text) else {
+        emit_error(
+            location,
+            "cannot import the DaCe SDFG: the file contains NUL characters",
+        );
+        return null;
+    };
+    let source = mlir_sys::MlirStringRef {
+        data: text.as_ptr(),
+        length: text.as_bytes().len(),
+    };
+    // SAFETY: parsing reports its own diagnostics; a null module means
+    // failure, and ownership of a parsed module passes to the driver.
+    unsafe {
+        let module = mlir_sys::mlirModuleCreateParse(context, source);
+        if module.ptr.is_null() {
+            emit_error(location, "cannot import the DaCe SDFG: the dialect rejects the SDFG (see the diagnostics above)");
+            return null;
+        }
+        mlir_sys::mlirModuleGetOperation(module)
+    }
+}
+
+/// The registration of `--import-dace`.
+pub static TRANSLATION: sdfg_dialect::driver::TranslationToMlir =
+    sdfg_dialect::driver::TranslationToMlir {
+        name: "import-dace",
+        summary: "Import a DaCe .sdfg or .sdfgz file into the sdfg dialect",
+        translate,
+    };

@@ -1,0 +1,3 @@
+//! Translations between the sdfg dialect and other formats.
+
+pub mod dace_import;
