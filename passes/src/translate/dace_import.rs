@@ -129,10 +129,20 @@ fn subset_text(path: &str, subset: &dace::Subset) -> Result<Subset> {
 fn element_type(path: &str, dtype: &dace::DType) -> Result<String> {
     let name = match dtype {
         dace::DType::Basic(name) => name.as_str(),
+        dace::DType::Vector(vector) => {
+            let element = element_type(path, &vector.dtype)?;
+            return match vector.elements.0.trim().parse::<u64>() {
+                Ok(n) if n > 0 => Ok(format!("vector<{n}x{element}>")),
+                _ => error(
+                    path,
+                    format!("unsupported vector length \"{}\"", vector.elements.0),
+                ),
+            };
+        }
         _ => {
             return error(
                 path,
-                "unsupported element type (pointer, vector, struct, callback or opaque)",
+                "unsupported element type (pointer, struct, callback or opaque)",
             )
         }
     };
@@ -1445,22 +1455,25 @@ fn schedule_text(schedule: &dace::ScheduleType) -> String {
     }
 }
 
-/// The element type inside a printed container type.
+/// The element type of a container type printed by [`container_type`]:
+/// the text after `!sdfg.<kind><` up to the first space or `>` outside
+/// nested angle brackets (element types such as `complex<f32>` or
+/// `vector<2xf32>` nest).
 fn element_of(container: &str) -> String {
     let inner = container
         .split_once('<')
         .map(|(_, rest)| rest)
         .unwrap_or(container);
-    let end = inner.find([' ', '>']).unwrap_or(inner.len());
-    let element = &inner[..end];
-    if element.starts_with("complex") {
-        inner
-            .split_once('>')
-            .map(|(e, _)| format!("{e}>"))
-            .unwrap_or_else(|| element.to_string())
-    } else {
-        element.to_string()
+    let mut depth = 0usize;
+    for (at, c) in inner.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' if depth > 0 => depth -= 1,
+            ' ' | '>' if depth == 0 => return inner[..at].to_string(),
+            _ => {}
+        }
     }
+    inner.to_string()
 }
 
 fn block_label(block: &dace::ControlFlowBlock) -> String {
