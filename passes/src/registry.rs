@@ -8,7 +8,11 @@ use sdfg_dialect::driver::{self, PassRegistration, TranslationFromMlir, Translat
 pub static PASSES: &[&PassRegistration] = &[&crate::analysis::validate::REGISTRATION];
 
 /// Every Rust translation from MLIR.
-pub static TRANSLATIONS_FROM_MLIR: &[&TranslationFromMlir] = &[&crate::target::dot::TRANSLATION];
+pub static TRANSLATIONS_FROM_MLIR: &[&TranslationFromMlir] = &[
+    &crate::target::dot::TRANSLATION,
+    &crate::translate::dace_export::TRANSLATION,
+    &crate::translate::dace_export::TRANSLATION_COMPRESSED,
+];
 
 /// Every Rust translation to MLIR.
 pub static TRANSLATIONS_TO_MLIR: &[&TranslationToMlir] =

@@ -138,9 +138,14 @@ MlirAttribute sdfgMemletWcrLambda(MlirAttribute memlet) {
   return wrap(Attribute(cast<MemletAttr>(unwrap(memlet)).getWcrLambda()));
 }
 
+MlirAttribute sdfgMemletData(MlirAttribute memlet) {
+  return wrap(Attribute(cast<MemletAttr>(unwrap(memlet)).getData()));
+}
+
 MlirAttribute sdfgMemletGet(MlirContext ctx, MlirStringRef subset,
                             MlirAttribute other, MlirAttribute volume,
-                            bool dynamic, int wcr, MlirAttribute lambda) {
+                            bool dynamic, int wcr, MlirAttribute lambda,
+                            MlirAttribute data) {
   MLIRContext *context = unwrap(ctx);
   auto wcrKind = symbolizeWCRKind(wcr);
   if (!wcrKind)
@@ -150,7 +155,8 @@ MlirAttribute sdfgMemletGet(MlirContext ctx, MlirStringRef subset,
       StringAttr::get(context, unwrap(subset)),
       dyn_cast_or_null<StringAttr>(unwrap(other)),
       dyn_cast_or_null<StringAttr>(unwrap(volume)), dynamic, *wcrKind,
-      dyn_cast_or_null<StringAttr>(unwrap(lambda))));
+      dyn_cast_or_null<StringAttr>(unwrap(lambda)),
+      dyn_cast_or_null<StringAttr>(unwrap(data))));
 }
 
 template <typename Enum, typename Symbolize, typename Stringify>

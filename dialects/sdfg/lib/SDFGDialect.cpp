@@ -221,7 +221,7 @@ MemletAttr MemletAttr::parseBracketed(AsmParser &parser) {
   std::string subset;
   if (parser.parseLSquare() || parser.parseString(&subset))
     return {};
-  StringAttr other, volume, lambda;
+  StringAttr other, volume, lambda, data;
   bool dynamic = false;
   WCRKind wcr = WCRKind::none;
   if (succeeded(parser.parseOptionalArrow())) {
@@ -242,6 +242,11 @@ MemletAttr MemletAttr::parseBracketed(AsmParser &parser) {
       volume = StringAttr::get(ctx, text);
     } else if (keyword == "dynamic") {
       dynamic = true;
+    } else if (keyword == "data") {
+      std::string text;
+      if (parser.parseString(&text))
+        return {};
+      data = StringAttr::get(ctx, text);
     } else if (keyword == "wcr") {
       std::string text;
       if (succeeded(parser.parseOptionalString(&text))) {
@@ -265,7 +270,7 @@ MemletAttr MemletAttr::parseBracketed(AsmParser &parser) {
       }
     } else {
       parser.emitError(loc) << "unknown memlet field '" << keyword
-                            << "' (expected volume, dynamic or wcr)";
+                            << "' (expected volume, dynamic, wcr or data)";
       return {};
     }
   }
@@ -273,7 +278,7 @@ MemletAttr MemletAttr::parseBracketed(AsmParser &parser) {
     return {};
   return MemletAttr::getChecked(
       [&] { return parser.emitError(parser.getCurrentLocation()); }, ctx,
-      StringAttr::get(ctx, subset), other, volume, dynamic, wcr, lambda);
+      StringAttr::get(ctx, subset), other, volume, dynamic, wcr, lambda, data);
 }
 
 void MemletAttr::printBracketed(AsmPrinter &printer) const {
@@ -294,6 +299,10 @@ void MemletAttr::printBracketed(AsmPrinter &printer) const {
     printer.printString(getWcrLambda().getValue());
   } else if (getWcr() != WCRKind::none) {
     printer << ", wcr " << stringifyWCRKind(getWcr());
+  }
+  if (getData()) {
+    printer << ", data ";
+    printer.printString(getData().getValue());
   }
   printer << "]";
 }
@@ -316,7 +325,9 @@ void MemletAttr::print(AsmPrinter &printer) const {
 LogicalResult MemletAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringAttr subset, StringAttr other,
                                  StringAttr volume, bool, WCRKind wcr,
-                                 StringAttr lambda) {
+                                 StringAttr lambda, StringAttr data) {
+  if (data && data.getValue().empty())
+    return emitError() << "memlet data name must not be empty";
   if (!subset || subset.getValue().trim().empty())
     return emitError() << "memlet subset must not be empty";
   if ((wcr == WCRKind::custom) != static_cast<bool>(lambda))

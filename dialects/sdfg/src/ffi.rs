@@ -75,6 +75,7 @@ extern "C" {
     pub fn sdfgMemletDynamic(attr: MlirAttribute) -> bool;
     pub fn sdfgMemletWcr(attr: MlirAttribute) -> c_int;
     pub fn sdfgMemletWcrLambda(attr: MlirAttribute) -> MlirAttribute;
+    pub fn sdfgMemletData(attr: MlirAttribute) -> MlirAttribute;
     pub fn sdfgMemletGet(
         ctx: MlirContext,
         subset: MlirStringRef,
@@ -83,6 +84,7 @@ extern "C" {
         dynamic: bool,
         wcr: c_int,
         lambda: MlirAttribute,
+        data: MlirAttribute,
     ) -> MlirAttribute;
 
     pub fn sdfgScheduleName(value: c_int) -> MlirStringRef;

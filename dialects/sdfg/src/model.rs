@@ -167,6 +167,9 @@ pub struct Memlet {
     pub dynamic: bool,
     /// Write-conflict resolution.
     pub wcr: Wcr,
+    /// The container's name, only where the SSA value does not imply it
+    /// (tasklet-to-tasklet edges).
+    pub data: Option<String>,
 }
 
 /// A write-conflict resolution.
@@ -202,6 +205,7 @@ impl Memlet {
                 volume: optional_string(ffi::sdfgMemletVolume(attr)),
                 dynamic: ffi::sdfgMemletDynamic(attr),
                 wcr,
+                data: optional_string(ffi::sdfgMemletData(attr)),
             })
         }
     }
@@ -224,6 +228,9 @@ impl fmt::Display for Memlet {
             Wcr::None => {}
             Wcr::Named(kind) => write!(f, ", wcr {kind}")?,
             Wcr::Custom(lambda) => write!(f, ", wcr {lambda:?}")?,
+        }
+        if let Some(data) = &self.data {
+            write!(f, ", data {data:?}")?;
         }
         f.write_str("]")
     }

@@ -28,11 +28,11 @@
 //!
 //! Python and C++ tasklet code is kept as foreign code.
 
-use petgraph::{algo::toposort, graph::DiGraph};
 use sdfg_dace_model as dace;
 use sdfg_symbolic::{parse, Expr, Range, Subset};
 use std::{
-    collections::{BTreeMap, HashMap, HashSet},
+    cmp::Reverse,
+    collections::{BTreeMap, BinaryHeap, HashMap, HashSet},
     fmt::Write,
 };
 
@@ -270,7 +270,14 @@ fn wcr_text(lambda: &str) -> String {
 /// The printed memlet (`["subset" -> "other", ...]`), or `None` for empty
 /// memlets. `flip` swaps subset and other subset (a copy whose DaCe memlet
 /// names its destination).
-fn memlet_text(path: &str, memlet: &dace::Memlet, flip: bool) -> Result<Option<String>> {
+/// `keep_data` writes the container name, for edges whose SSA source does
+/// not imply it (tasklet to tasklet).
+fn memlet_text(
+    path: &str,
+    memlet: &dace::Memlet,
+    flip: bool,
+    keep_data: bool,
+) -> Result<Option<String>> {
     let attrs = &memlet.attributes;
     if attrs.data.is_none() {
         return Ok(None);
@@ -302,6 +309,11 @@ fn memlet_text(path: &str, memlet: &dace::Memlet, flip: bool) -> Result<Option<S
     }
     if let Some(wcr) = &attrs.wcr {
         let _ = write!(text, ", wcr {}", wcr_text(wcr));
+    }
+    if keep_data {
+        if let Some(data) = &attrs.data {
+            let _ = write!(text, ", data {}", lit(data));
+        }
     }
     text.push(']');
     Ok(Some(text))
@@ -470,16 +482,16 @@ impl<'s> StateInfo<'s> {
         }
     }
 
-    /// The nodes printed at `level`, in a topological order.
+    /// The nodes printed at `level`, in a topological order that keeps the
+    /// file's node order wherever the edges allow (Kahn's algorithm taking
+    /// the smallest index first), so that export and re-import reproduce
+    /// the same text.
     fn ordered(&self, level: Option<usize>) -> Result<Vec<usize>> {
         let members: Vec<usize> = (0..self.state.nodes.len())
             .filter(|&i| !is_exit(self.node(i)) && self.scope[i] == level)
             .collect();
-        let mut graph = DiGraph::<usize, ()>::new();
-        let mut at = HashMap::new();
-        for &m in &members {
-            at.insert(m, graph.add_node(m));
-        }
+        let mut successors: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut in_degree: HashMap<usize, usize> = members.iter().map(|&m| (m, 0)).collect();
         for k in 0..self.state.edges.len() {
             let (Some(a), Some(b)) = (
                 self.representative(self.src(k), level),
@@ -487,16 +499,32 @@ impl<'s> StateInfo<'s> {
             ) else {
                 continue;
             };
-            if a != b {
-                if let (Some(&x), Some(&y)) = (at.get(&a), at.get(&b)) {
-                    graph.add_edge(x, y, ());
+            if a != b && in_degree.contains_key(&a) && in_degree.contains_key(&b) {
+                successors.entry(a).or_default().push(b);
+                *in_degree.entry(b).or_default() += 1;
+            }
+        }
+        let mut ready: BinaryHeap<Reverse<usize>> = in_degree
+            .iter()
+            .filter(|(_, d)| **d == 0)
+            .map(|(m, _)| Reverse(*m))
+            .collect();
+        let mut order = Vec::with_capacity(members.len());
+        while let Some(Reverse(node)) = ready.pop() {
+            order.push(node);
+            for next in successors.get(&node).into_iter().flatten() {
+                if let Some(degree) = in_degree.get_mut(next) {
+                    *degree -= 1;
+                    if *degree == 0 {
+                        ready.push(Reverse(*next));
+                    }
                 }
             }
         }
-        match toposort(&graph, None) {
-            Ok(order) => Ok(order.into_iter().map(|n| graph[n]).collect()),
-            Err(_) => error(&self.path, "the state's dataflow graph has a cycle"),
+        if order.len() != members.len() {
+            return error(&self.path, "the state's dataflow graph has a cycle");
         }
+        Ok(order)
     }
 }
 
@@ -858,10 +886,18 @@ impl Printer {
         flip: bool,
     ) -> Result<Option<String>> {
         let at = format!("{}.edges[{k}]", info.path);
+        // From a tasklet to anything but an access node or a scope exit, the
+        // SSA value does not say which container the data passes through.
+        let keep_data = matches!(info.node(info.src(k)), dace::Node::Tasklet(_))
+            && !matches!(
+                info.node(info.dst(k)),
+                dace::Node::AccessNode(_) | dace::Node::MapExit(_) | dace::Node::ConsumeExit(_)
+            );
         let Some(memlet) = memlet_text(
             &format!("{at}.attributes.data"),
             &info.edge(k).attributes.data,
             flip,
+            keep_data,
         )?
         else {
             return Ok(None);

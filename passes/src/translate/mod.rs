@@ -1,3 +1,4 @@
 //! Translations between the sdfg dialect and other formats.
 
+pub mod dace_export;
 pub mod dace_import;

@@ -61,10 +61,12 @@ MlirAttribute sdfgMemletVolume(MlirAttribute memlet);
 bool sdfgMemletDynamic(MlirAttribute memlet);
 int sdfgMemletWcr(MlirAttribute memlet);
 MlirAttribute sdfgMemletWcrLambda(MlirAttribute memlet);
+MlirAttribute sdfgMemletData(MlirAttribute memlet);
 /* Builds a memlet; null string attributes are omitted fields. */
 MlirAttribute sdfgMemletGet(MlirContext ctx, MlirStringRef subset,
                             MlirAttribute other, MlirAttribute volume,
-                            bool dynamic, int wcr, MlirAttribute lambda);
+                            bool dynamic, int wcr, MlirAttribute lambda,
+                            MlirAttribute data);
 
 /* DaCe names of enum values (empty when out of range). */
 MlirStringRef sdfgScheduleName(int value);

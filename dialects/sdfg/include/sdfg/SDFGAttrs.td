@@ -22,10 +22,13 @@ def SDFG_MemletAttr : AttrDef<SDFG_Dialect, "Memlet"> {
     access-node-to-access-node copy. `volume` defaults to the number of
     elements of `subset`; `dynamic` marks a volume that is only an upper
     bound; `wcr` resolves write conflicts with a named reduction or a custom
-    Python lambda (`wcr "lambda a, b: a + b"`).
+    Python lambda (`wcr "lambda a, b: a + b"`). `data` names the container
+    only where the SSA value does not imply it: an edge between two
+    tasklets, which DaCe routes through a scalar without an access node.
 
     Inside operand lists the attribute is written in brackets after the
-    value: `%A["0:N, i" -> "i, 0:N", volume "N", dynamic, wcr sum]`.
+    value: `%A["0:N, i" -> "i, 0:N", volume "N", dynamic, wcr sum]`, and
+    `%t["0", data "tmp"]` for a tasklet-to-tasklet edge through `tmp`.
 
     Example:
 
@@ -40,7 +43,8 @@ def SDFG_MemletAttr : AttrDef<SDFG_Dialect, "Memlet"> {
     DefaultValuedParameter<"bool", "false">:$dynamic,
     DefaultValuedParameter<"::mlir::sdfg::WCRKind",
                            "::mlir::sdfg::WCRKind::none">:$wcr,
-    OptionalParameter<"::mlir::StringAttr">:$wcrLambda
+    OptionalParameter<"::mlir::StringAttr">:$wcrLambda,
+    OptionalParameter<"::mlir::StringAttr">:$data
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
