@@ -4,6 +4,13 @@
 //! string of the corpus with `sdfg-symbolic` and with DaCe's SymPy path (in
 //! the same run, through the DaCe virtual environment named by `SDFG_VENV`,
 //! default `<repo root>/.venv`) and prints both times and their ratio.
+//!
+//! `sdfg-bench import [--reps N]` imports every corpus file DaCe loads into
+//! the sdfg dialect (JSON model, dialect text, MLIR parse, verification and
+//! validation, as `sdfg-translate --import-dace` does) and times it against
+//! DaCe's `SDFG.from_file` on the same files in the same run.
+
+mod import;
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -19,6 +26,22 @@ const SYMPY_SCRIPT: &str = include_str!("../python/sympy_bench.py");
 fn repo_root() -> PathBuf {
     let bench = Path::new(env!("CARGO_MANIFEST_DIR"));
     bench.parent().unwrap_or(bench).to_path_buf()
+}
+
+/// The Python of the DaCe venv (`SDFG_VENV`, default `<repo root>/.venv`).
+fn venv_python() -> Result<PathBuf, String> {
+    let venv = std::env::var("SDFG_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| repo_root().join(".venv"));
+    let python = venv.join("bin").join("python");
+    if python.exists() {
+        Ok(python)
+    } else {
+        Err(format!(
+            "no Python at {} (create the DaCe venv with scripts/dace-venv.sh)",
+            python.display()
+        ))
+    }
 }
 
 /// Parses (and thereby normalises) every string once; returns how many parsed.
@@ -41,16 +64,7 @@ struct SympyResult {
 }
 
 fn run_sympy(items: &[(bool, String)], reps: usize) -> Result<SympyResult, String> {
-    let venv = std::env::var("SDFG_VENV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| repo_root().join(".venv"));
-    let python = venv.join("bin").join("python");
-    if !python.exists() {
-        return Err(format!(
-            "no Python at {} (create the DaCe venv with scripts/dace-venv.sh)",
-            python.display()
-        ));
-    }
+    let python = venv_python()?;
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let script = dir.path().join("sympy_bench.py");
     std::fs::write(&script, SYMPY_SCRIPT).map_err(|e| e.to_string())?;
@@ -181,8 +195,15 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some("import") => match import::run(reps, &venv_python()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
         _ => {
-            eprintln!("usage: sdfg-bench symbolic [--reps N]");
+            eprintln!("usage: sdfg-bench symbolic|import [--reps N]");
             ExitCode::from(2)
         }
     }
