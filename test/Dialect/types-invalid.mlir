@@ -104,7 +104,7 @@ sdfg.sdfg @memlet_wcr_custom_keyword() attributes {m = #sdfg.memlet<["0", wcr cu
 
 // -----
 
-// expected-error @+1 {{unknown memlet field 'stride' (expected volume, dynamic or wcr)}}
+// expected-error @+1 {{unknown memlet field 'stride' (expected volume, dynamic, wcr or data)}}
 sdfg.sdfg @memlet_unknown_field() attributes {m = #sdfg.memlet<["0", stride "2"]>} {
 }
 

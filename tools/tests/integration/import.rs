@@ -302,3 +302,34 @@ fn exported_seeds_compute_like_the_originals() {
     let _ = std::fs::remove_dir_all(&work);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Files DaCe itself cannot load, and broken files, give an error (a
+/// diagnostic), never a panic.
+#[test]
+fn rejected_files_give_errors_not_crashes() {
+    let dir = corpus_dir().join("dace");
+    let rejected: Vec<String> = dace_index()
+        .into_iter()
+        .filter(|(_, verdict)| verdict.starts_with("noload"))
+        .map(|(file, _)| file)
+        .collect();
+    assert!(!rejected.is_empty(), "INDEX.tsv lists files DaCe rejects");
+    for file in rejected {
+        // Either outcome is fine; reaching the next file is the point.
+        let _ = import(&dir.join(file));
+    }
+    let mut bytes =
+        std::fs::read(corpus_dir().join("seeds").join("laplace.sdfg")).expect("the seed");
+    for cut in [0, 1, bytes.len() / 3, bytes.len() / 2, bytes.len() - 2] {
+        let text = sdfg_passes::translate::dace_import::import_bytes(&bytes[..cut]);
+        assert!(
+            text.is_err(),
+            "a file truncated at {cut} bytes must not import"
+        );
+    }
+    bytes
+        .iter_mut()
+        .filter(|b| **b == b'1')
+        .for_each(|b| *b = b'x');
+    assert!(sdfg_passes::translate::dace_import::import_bytes(&bytes).is_err());
+}
