@@ -155,22 +155,59 @@ fn on_large_stack<T: Send>(work: impl FnOnce() -> T + Send + Copy) -> T {
 
 /// Loads an SDFG from the bytes of an `.sdfg` (JSON) or `.sdfgz` (gzip) file.
 ///
-/// Gzip is recognized by its magic number, whatever the file's name. The
-/// work runs on a helper thread with a large stack, so deeply nested input
-/// gives an error (`recursion limit exceeded`) rather than a stack overflow.
+/// Gzip is recognized by its magic number, whatever the file's name. Deeply
+/// nested input is parsed on a helper thread with a large stack, so it gives
+/// an error (`recursion limit exceeded`) rather than a stack overflow.
 pub fn load_sdfg(bytes: &[u8]) -> Result<Sdfg, LoadError> {
-    on_large_stack(|| load_bytes(bytes))
-}
-
-fn load_bytes(bytes: &[u8]) -> Result<Sdfg, LoadError> {
     if bytes.starts_with(&GZIP_MAGIC) {
         let mut json = Vec::new();
         GzDecoder::new(bytes)
             .read_to_end(&mut json)
             .map_err(LoadError::Gzip)?;
-        load_json(&json)
+        load_nested(&json)
     } else {
-        load_json(bytes)
+        load_nested(bytes)
+    }
+}
+
+/// Nesting depth up to which JSON is parsed on the caller's stack: real
+/// files stay far below it (an SDFG with two levels of nested SDFGs is about
+/// 25 deep), and starting a large-stack thread per file costs more than
+/// parsing a small file.
+const SHALLOW_DEPTH: usize = 32;
+
+/// The deepest nesting of objects and arrays in a JSON text (strings are
+/// skipped; malformed text gives some depth, and the parser reports it).
+fn json_depth(json: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &byte in json {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+fn load_nested(json: &[u8]) -> Result<Sdfg, LoadError> {
+    if json_depth(json) <= SHALLOW_DEPTH {
+        load_json(json)
+    } else {
+        on_large_stack(|| load_json(json))
     }
 }
 
@@ -215,4 +252,17 @@ fn save_bytes(sdfg: &Sdfg, compress: bool) -> Vec<u8> {
         .write_all(&json)
         .and_then(|()| encoder.finish())
         .expect("gzip into memory cannot fail")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_depth;
+
+    #[test]
+    fn depth_counts_nesting_outside_strings() {
+        assert_eq!(json_depth(br#"{}"#), 1);
+        assert_eq!(json_depth(br#"{"a": [1, {"b": [[]]}]}"#), 5);
+        assert_eq!(json_depth(br#"{"a": "[[[{{{\"]]]"}"#), 1);
+        assert_eq!(json_depth(b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["), 35);
+    }
 }

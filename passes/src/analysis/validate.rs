@@ -412,6 +412,40 @@ mod symbolic {
             return;
         }
         let name = container_name(underlying_container(data)).unwrap_or("?");
+        let Ok(sizes) = container
+            .shape
+            .iter()
+            .map(|s| parse(s))
+            .collect::<Result<Vec<Expr>, _>>()
+        else {
+            return;
+        };
+        // The first dimension where the bounds are not proven (`want` is
+        // `True`) or are proven violated (`want` is `False`).
+        let first_failing = |accessed: &Subset, want: Tri| -> Option<usize> {
+            let dims = sizes
+                .iter()
+                .zip(accessed.min_element())
+                .zip(accessed.max_element());
+            for (k, ((size, low), high)) in dims.enumerate() {
+                let last = Expr::sub(size, &Expr::int(1));
+                let below = compare_le(&Expr::int(0), &low, &env.assumptions);
+                let above = compare_le(&high, &last, &env.assumptions);
+                let fails = match want {
+                    Tri::True => below != Tri::True || above != Tri::True,
+                    _ => below == Tri::False || above == Tri::False,
+                };
+                if fails {
+                    return Some(k);
+                }
+            }
+            None
+        };
+        // Cheap first: with the map parameters' ranges as assumptions, most
+        // subsets are proven inside without computing an image.
+        if first_failing(subset, Tri::True).is_none() {
+            return;
+        }
         // Over the enclosing maps' parameters, the exact image of a
         // quasi-affine subset gives the elements really accessed; anything
         // else is checked as it stands, for all parameter values.
@@ -425,23 +459,11 @@ mod symbolic {
             false => None,
         };
         let accessed = image.as_ref().unwrap_or(subset);
-        let dims = container
-            .shape
-            .iter()
-            .zip(accessed.min_element())
-            .zip(accessed.max_element());
-        for (k, ((size, low), high)) in dims.enumerate() {
-            let Ok(size) = parse(size) else { return };
-            let last = Expr::sub(&size, &Expr::int(1));
-            let below = compare_le(&Expr::int(0), &low, &env.assumptions) == Tri::False;
-            let above = compare_le(&high, &last, &env.assumptions) == Tri::False;
-            if below || above {
-                reporter.error(
-                    op,
-                    format!("memlet subset \"{text}\" is out of bounds of \"{name}\" in dimension {k} (size {size})"),
-                );
-                return;
-            }
+        if let Some(k) = first_failing(accessed, Tri::False) {
+            reporter.error(
+                op,
+                format!("memlet subset \"{text}\" is out of bounds of \"{name}\" in dimension {k} (size {})", sizes[k]),
+            );
         }
     }
 
