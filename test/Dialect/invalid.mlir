@@ -38,9 +38,9 @@ sdfg.sdfg @duplicate_args(%a: !sdfg.scalar<f64> as "A", %b: !sdfg.scalar<f64> as
 
 // -----
 
-// Symbols have integer types.
-// expected-error @+1 {{'sdfg.sdfg' op symbol "N" must have an integer type, got f32}}
-sdfg.sdfg @float_symbol() symbols {N = f32} {
+// Symbols have integer or floating-point types.
+// expected-error @+1 {{'sdfg.sdfg' op symbol "N" must have an integer or floating-point type, got vector<2xf32>}}
+sdfg.sdfg @vector_symbol() symbols {N = vector<2xf32>} {
   sdfg.state @s {
   }
 }

@@ -428,9 +428,10 @@ LogicalResult SDFGOp::verify() {
   }
   for (NamedAttribute symbol : getSymbols()) {
     auto type = dyn_cast<TypeAttr>(symbol.getValue());
-    if (!type || !type.getValue().isIntOrIndex())
+    if (!type || !type.getValue().isIntOrIndexOrFloat())
       return emitOpError() << "symbol \"" << symbol.getName().getValue()
-                           << "\" must have an integer type, got "
+                           << "\" must have an integer or floating-point "
+                              "type, got "
                            << symbol.getValue();
     if (names.contains(symbol.getName().getValue()))
       return emitOpError() << "symbol \"" << symbol.getName().getValue()

@@ -29,7 +29,7 @@
 //! Python and C++ tasklet code is kept as foreign code.
 
 use sdfg_dace_model as dace;
-use sdfg_symbolic::{parse, Expr, Range, Subset};
+use sdfg_symbolic::{parse, parse_subset, Expr, Range, Subset};
 use std::{
     cmp::Reverse,
     collections::{BTreeMap, BinaryHeap, HashMap, HashSet},
@@ -268,14 +268,16 @@ fn wcr_text(lambda: &str) -> String {
 }
 
 /// The printed memlet (`["subset" -> "other", ...]`), or `None` for empty
-/// memlets. `flip` swaps subset and other subset (a copy whose DaCe memlet
-/// names its destination).
+/// memlets. `flip`, for a copy whose DaCe memlet names its destination,
+/// holds the source container's shape: subset and other subset swap, and
+/// when DaCe gives no other subset the source side is the whole source
+/// container (what DaCe copies then).
 /// `keep_data` writes the container name, for edges whose SSA source does
 /// not imply it (tasklet to tasklet).
 fn memlet_text(
     path: &str,
     memlet: &dace::Memlet,
-    flip: bool,
+    flip: Option<&[String]>,
     keep_data: bool,
 ) -> Result<Option<String>> {
     let attrs = &memlet.attributes;
@@ -290,11 +292,25 @@ fn memlet_text(
         Some(o) => Some(subset_text(&format!("{path}.attributes.other_subset"), o)?),
         None => None,
     };
-    if flip {
-        if let Some(o) = other.take() {
-            other = Some(main);
-            main = o;
-        }
+    if let Some(source_shape) = flip {
+        let source = match other.take() {
+            Some(o) => o,
+            None => {
+                let whole: Vec<String> = source_shape
+                    .iter()
+                    .map(|size| format!("0:{size}"))
+                    .collect();
+                let text = if whole.is_empty() {
+                    "0".to_string()
+                } else {
+                    whole.join(", ")
+                };
+                parse_subset(&text)
+                    .or_else(|e| error(path, format!("invalid source shape: {e}")))?
+            }
+        };
+        other = Some(main);
+        main = source;
     }
     let mut text = format!("[{}", lit(&main.to_string()));
     if let Some(other) = other {
@@ -342,6 +358,8 @@ fn results_lhs(value: &str, count: usize) -> String {
 struct Printer {
     out: String,
     next_value: usize,
+    /// The canonical shapes of the containers of the SDFG being printed.
+    shapes: HashMap<String, Vec<String>>,
 }
 
 /// What SSA value an edge source connector carries, and its type.
@@ -575,10 +593,10 @@ impl Printer {
         let mut symbols: BTreeMap<&str, String> = BTreeMap::new();
         for (symbol, dtype) in &attrs.symbols {
             let ty = element_type(&format!("{path}.attributes.symbols.{symbol}"), dtype)?;
-            if !ty.starts_with('i') && !ty.starts_with("ui") {
+            if !ty.starts_with('i') && !ty.starts_with("ui") && !ty.starts_with('f') {
                 return error(
                     &format!("{path}.attributes.symbols.{symbol}"),
-                    format!("symbol of non-integer type {ty}"),
+                    format!("symbol of non-scalar type {ty}"),
                 );
             }
             symbols.insert(symbol, ty);
@@ -623,14 +641,29 @@ impl Printer {
             containers.insert(name.to_string(), Source { value, ty });
         }
         let start = sdfg.start_block.or(sdfg.start_state);
-        self.region(
+        let shapes = attrs
+            .arrays
+            .iter()
+            .filter_map(|(name, d)| {
+                d.common().map(|c| {
+                    (
+                        name.clone(),
+                        c.shape.iter().map(|s| canonical(&s.0)).collect(),
+                    )
+                })
+            })
+            .collect();
+        let outer_shapes = std::mem::replace(&mut self.shapes, shapes);
+        let body = self.region(
             &sdfg.nodes,
             &sdfg.edges,
             start,
             path,
             indent + 1,
             &containers,
-        )?;
+        );
+        self.shapes = outer_shapes;
+        body?;
         self.line(indent, "}");
         Ok(())
     }
@@ -883,7 +916,7 @@ impl Printer {
         info: &StateInfo<'_>,
         k: usize,
         sources: &HashMap<(usize, String), Source>,
-        flip: bool,
+        flip: Option<&[String]>,
     ) -> Result<Option<String>> {
         let at = format!("{}.edges[{k}]", info.path);
         // From a tasklet to anything but an access node or a scope exit, the
@@ -1014,10 +1047,21 @@ impl Printer {
                         let edge = info.edge(k);
                         let src_is_access =
                             matches!(info.node(info.src(k)), dace::Node::AccessNode(_));
-                        let flip = src_is_access
+                        let names_destination = src_is_access
                             && edge.attributes.data.attributes.data.as_deref()
                                 == Some(node.attributes.data.as_str());
-                        let Some(operand) = self.operand(info, k, sources, flip)? else {
+                        let source_shape = match info.node(info.src(k)) {
+                            dace::Node::AccessNode(src) if names_destination => Some(
+                                self.shapes
+                                    .get(&src.attributes.data)
+                                    .cloned()
+                                    .unwrap_or_default(),
+                            ),
+                            _ => None,
+                        };
+                        let Some(operand) =
+                            self.operand(info, k, sources, source_shape.as_deref())?
+                        else {
                             continue;
                         };
                         match edge.dst_connector.as_deref() {
@@ -1253,7 +1297,7 @@ impl Printer {
             if !keep(conn) {
                 continue;
             }
-            if let Some(operand) = self.operand(info, k, sources, false)? {
+            if let Some(operand) = self.operand(info, k, sources, None)? {
                 ins.push(format!("{} = {operand}", lit(conn)));
             }
         }
@@ -1271,7 +1315,7 @@ impl Printer {
         let mut ins = Vec::new();
         for &k in &info.in_edges[i] {
             let conn = info.edge(k).dst_connector.clone().unwrap_or_default();
-            if let Some(operand) = self.operand(info, k, sources, false)? {
+            if let Some(operand) = self.operand(info, k, sources, None)? {
                 ins.push(format!("{} = {operand}", lit(&conn)));
             }
         }
@@ -1296,7 +1340,7 @@ impl Printer {
             let Some(conn) = info.edge(k).dst_connector.clone() else {
                 continue;
             };
-            let Some(operand) = self.operand(info, k, sources, false)? else {
+            let Some(operand) = self.operand(info, k, sources, None)? else {
                 continue;
             };
             let ty = Self::edge_source(info, k, sources)
@@ -1464,7 +1508,7 @@ impl Printer {
                 continue;
             };
             let name = conn.strip_prefix("IN_").unwrap_or(conn);
-            if let Some(operand) = self.operand(info, k, sources, false)? {
+            if let Some(operand) = self.operand(info, k, sources, None)? {
                 exits.push(format!("{} = {operand}", lit(name)));
             }
         }
@@ -1552,6 +1596,7 @@ pub fn sdfg_to_mlir_text(sdfg: &dace::Sdfg) -> Result<String> {
     let mut printer = Printer {
         out: String::new(),
         next_value: 0,
+        shapes: HashMap::new(),
     };
     printer.sdfg(sdfg, "", 0)?;
     Ok(printer.out)

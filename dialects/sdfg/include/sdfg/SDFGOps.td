@@ -39,7 +39,8 @@ def SDFG_SDFGOp : SDFG_Op<"sdfg", [Symbol, SymbolTable, IsolatedFromAbove,
   let description = [{
     The top-level or nested SDFG. Its block arguments are the non-transient
     data containers in DaCe's argument order, each with its DaCe name;
-    `symbols` declares the SDFG's symbols with their integer types. The body
+    `symbols` declares the SDFG's symbols with their types (integers, or
+    floating point for DaCe's float symbols). The body
     holds `sdfg.alloc` transients, control-flow blocks and `sdfg.edge`s; the
     first block is the start block.
 
