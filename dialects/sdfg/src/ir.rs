@@ -382,6 +382,24 @@ pub fn attr_str_array<'a>(attr: MlirAttribute) -> Vec<&'a str> {
         .collect()
 }
 
+/// The entries of a dictionary attribute as (name, value) pairs (empty for
+/// other attributes).
+pub fn dictionary_entries<'a>(attr: MlirAttribute) -> Vec<(&'a str, MlirAttribute)> {
+    // SAFETY: the kind is checked first; entry names are identifiers owned
+    // by the context.
+    unsafe {
+        if attr.ptr.is_null() || !mlirAttributeIsADictionary(attr) {
+            return Vec::new();
+        }
+        (0..mlirDictionaryAttrGetNumElements(attr))
+            .map(|i| {
+                let named = mlirDictionaryAttrGetElement(attr, i);
+                (str_of(mlirIdentifierStr(named.name)), named.attribute)
+            })
+            .collect()
+    }
+}
+
 /// Prints a type as MLIR does.
 pub fn type_to_string(ty: MlirType) -> String {
     print_with(|cb, data| unsafe { mlirTypePrint(ty, cb, data) })

@@ -710,21 +710,8 @@ fn check_symbols(
 }
 
 fn dictionary_keys(dict: mlir_sys::MlirAttribute) -> Vec<String> {
-    // SAFETY: the kind of the attribute is checked first.
-    unsafe {
-        if !mlir_sys::mlirAttributeIsADictionary(dict) {
-            return Vec::new();
-        }
-        (0..mlir_sys::mlirDictionaryAttrGetNumElements(dict))
-            .map(|i| {
-                let named = mlir_sys::mlirDictionaryAttrGetElement(dict, i);
-                let name = mlir_sys::mlirIdentifierStr(named.name);
-                String::from_utf8_lossy(std::slice::from_raw_parts(
-                    name.data as *const u8,
-                    name.length,
-                ))
-                .into_owned()
-            })
-            .collect()
-    }
+    sdfg_dialect::ir::dictionary_entries(dict)
+        .into_iter()
+        .map(|(name, _)| name.to_string())
+        .collect()
 }

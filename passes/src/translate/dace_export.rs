@@ -357,19 +357,10 @@ impl Exporter {
         }
         let mut symbols = Map::new();
         if let Some(dict) = sdfg.attr("symbols") {
-            // SAFETY: `symbols` is a DictionaryAttr of TypeAttrs (verified).
-            unsafe {
-                for i in 0..mlir_sys::mlirDictionaryAttrGetNumElements(dict) {
-                    let named = mlir_sys::mlirDictionaryAttrGetElement(dict, i);
-                    let key = mlir_sys::mlirIdentifierStr(named.name);
-                    let key = String::from_utf8_lossy(std::slice::from_raw_parts(
-                        key.data as *const u8,
-                        key.length,
-                    ))
-                    .into_owned();
-                    let ty = type_to_string(mlir_sys::mlirTypeAttrGetValue(named.attribute));
-                    symbols.insert(key, dtype(sdfg, &ty)?);
-                }
+            for (key, value) in sdfg_dialect::ir::dictionary_entries(dict) {
+                // SAFETY: the values of `symbols` are TypeAttrs (verified).
+                let ty = type_to_string(unsafe { mlir_sys::mlirTypeAttrGetValue(value) });
+                symbols.insert(key.to_string(), dtype(sdfg, &ty)?);
             }
         }
         let (nodes, edges) = self.region(sdfg)?;
@@ -709,23 +700,12 @@ impl Exporter {
                     attrs.insert("in_connectors".into(), Self::connectors(&in_names, ""));
                     attrs.insert("out_connectors".into(), Self::connectors(&out_names, ""));
                     if let Some(props) = op.attr("props") {
-                        // SAFETY: `props` is a DictionaryAttr (verified).
-                        unsafe {
-                            for i in 0..mlir_sys::mlirDictionaryAttrGetNumElements(props) {
-                                let named = mlir_sys::mlirDictionaryAttrGetElement(props, i);
-                                let key = mlir_sys::mlirIdentifierStr(named.name);
-                                let key = String::from_utf8_lossy(std::slice::from_raw_parts(
-                                    key.data as *const u8,
-                                    key.length,
-                                ))
-                                .into_owned();
-                                let text =
-                                    sdfg_dialect::ir::attr_str(named.attribute).unwrap_or_default();
-                                attrs.insert(
-                                    key,
-                                    serde_json::from_str(text).unwrap_or_else(|_| json!(text)),
-                                );
-                            }
+                        for (key, value) in sdfg_dialect::ir::dictionary_entries(props) {
+                            let text = sdfg_dialect::ir::attr_str(value).unwrap_or_default();
+                            attrs.insert(
+                                key.to_string(),
+                                serde_json::from_str(text).unwrap_or_else(|_| json!(text)),
+                            );
                         }
                     }
                     let id = builder.add_node(json!({"type": "LibraryNode", "label": label, "classpath": class_path, "attributes": attrs}), scope);
