@@ -97,3 +97,19 @@ sdfg.sdfg @operand_memlets(%A: !sdfg.array<f64 ["N"]> as "A",
     %b = sdfg.access %B writes(%r["0", volume "N", wcr max] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>
   }
 }
+
+// -----
+
+// A memlet names its data where the SSA value does not imply it: a
+// tasklet-to-tasklet edge through a scalar.
+// CHECK-LABEL: sdfg.sdfg @tasklet_to_tasklet
+// CHECK: %[[T:.*]] = sdfg.tasklet "producer"
+// CHECK: sdfg.tasklet "consumer" ins("x" = %[[T]]["0", data "tmp"] : f64)
+sdfg.sdfg @tasklet_to_tasklet(%B: !sdfg.scalar<f64> as "B") {
+  %tmp = sdfg.alloc "tmp" : !sdfg.scalar<f64>
+  sdfg.state @s {
+    %t = sdfg.tasklet "producer" outs("y" : f64) code python "y = 1.0"
+    %u = sdfg.tasklet "consumer" ins("x" = %t["0", data "tmp"] : f64) outs("z" : f64) code python "z = x"
+    %b = sdfg.access %B writes(%u["0"] : f64) : !sdfg.scalar<f64>
+  }
+}

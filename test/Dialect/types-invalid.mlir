@@ -127,3 +127,10 @@ sdfg.sdfg @operand_memlet_without_brackets(%A: !sdfg.scalar<f64> as "A") {
     %a = sdfg.access %A writes(%t : f64) : !sdfg.scalar<f64>
   }
 }
+
+// -----
+
+// A memlet's data name is not empty.
+// expected-error @+1 {{memlet data name must not be empty}}
+sdfg.sdfg @empty_data_name() attributes {m = #sdfg.memlet<["0", data ""]>} {
+}
