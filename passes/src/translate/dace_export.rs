@@ -899,20 +899,24 @@ fn top_sdfg(root: Op<'_>) -> Result<Op<'_>, Diagnosed> {
     }
 }
 
-fn translate(root: Op<'_>, out: &mut dyn std::io::Write) -> Result<(), Diagnosed> {
-    let bytes = export_sdfg(top_sdfg(root)?, false)?;
+fn write_export(
+    root: Op<'_>,
+    out: &mut dyn std::io::Write,
+    compress: bool,
+) -> Result<(), Diagnosed> {
+    let bytes = export_sdfg(top_sdfg(root)?, compress)?;
     out.write_all(&bytes).map_err(|e| {
         root.emit_error(format!("cannot write the SDFG: {e}"));
         Diagnosed
     })
 }
 
+fn translate(root: Op<'_>, out: &mut dyn std::io::Write) -> Result<(), Diagnosed> {
+    write_export(root, out, false)
+}
+
 fn translate_compressed(root: Op<'_>, out: &mut dyn std::io::Write) -> Result<(), Diagnosed> {
-    let bytes = export_sdfg(top_sdfg(root)?, true)?;
-    out.write_all(&bytes).map_err(|e| {
-        root.emit_error(format!("cannot write the SDFG: {e}"));
-        Diagnosed
-    })
+    write_export(root, out, true)
 }
 
 /// The registration of `--export-dace`.

@@ -345,6 +345,35 @@ fn result_ref(value: &str, count: usize, index: usize) -> String {
     }
 }
 
+/// ` keyword(item, ...)`, or nothing for no items.
+fn clause(keyword: &str, items: &[String]) -> String {
+    if items.is_empty() {
+        String::new()
+    } else {
+        format!(" {keyword}({})", items.join(", "))
+    }
+}
+
+/// Records the results of node `node` (printed as `value`), one per output
+/// connector, as the sources of its out-edges.
+fn register_results(
+    sources: &mut HashMap<(usize, String), Source>,
+    node: usize,
+    value: &str,
+    results: Vec<(String, String)>,
+) {
+    let count = results.len();
+    for (r, (conn, ty)) in results.into_iter().enumerate() {
+        sources.insert(
+            (node, conn),
+            Source {
+                value: result_ref(value, count, r),
+                ty,
+            },
+        );
+    }
+}
+
 /// The `%v = ` / `%v:n = ` prefix of an op with `count` results.
 fn results_lhs(value: &str, count: usize) -> String {
     match count {
@@ -860,11 +889,7 @@ impl Printer {
                     .iter()
                     .map(|(k, v)| format!("{} = {}", lit(k), lit(v)))
                     .collect();
-                let args = if args.is_empty() {
-                    String::new()
-                } else {
-                    format!(" args({})", args.join(", "))
-                };
+                let args = clause("args", &args);
                 self.line(indent, &format!("sdfg.call_region @{name}{args} {{"));
                 self.region(
                     &region.nodes,
@@ -976,11 +1001,7 @@ impl Printer {
                 }
             }
         }
-        Ok(if values.is_empty() {
-            String::new()
-        } else {
-            format!(" after({})", values.join(", "))
-        })
+        Ok(clause("after", &values))
     }
 
     /// The type of output connector `conn` of node `i`: the connector's
@@ -1071,11 +1092,7 @@ impl Printer {
                     }
                     let after = self.after(info, i, sources)?;
                     let value = self.fresh();
-                    let writes = if writes.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" writes({})", writes.join(", "))
-                    };
+                    let writes = clause("writes", &writes);
                     self.line(
                         indent,
                         &format!(
@@ -1125,16 +1142,8 @@ impl Printer {
                     };
                     let value = self.fresh();
                     let lhs = results_lhs(&value, results.len());
-                    let ins = if ins.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ins({})", ins.join(", "))
-                    };
-                    let outs_text = if outs.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" outs({})", outs.join(", "))
-                    };
+                    let ins = clause("ins", &ins);
+                    let outs_text = clause("outs", &outs);
                     let side_effects = if attrs.side_effects == Some(true) {
                         " side_effects"
                     } else {
@@ -1144,16 +1153,7 @@ impl Printer {
                         indent,
                         &format!("{lhs}sdfg.tasklet {}{ins}{outs_text}{after}{side_effects} code {language} {}", lit(&node.label), lit(&attrs.code.string_data)),
                     );
-                    let count = results.len();
-                    for (r, (conn, ty)) in results.into_iter().enumerate() {
-                        sources.insert(
-                            (i, conn),
-                            Source {
-                                value: result_ref(&value, count, r),
-                                ty,
-                            },
-                        );
-                    }
+                    register_results(sources, i, &value, results);
                 }
                 dace::Node::MapEntry(_) | dace::Node::ConsumeEntry(_) => {
                     self.scope(info, i, indent, containers, sources)?
@@ -1176,21 +1176,9 @@ impl Printer {
                         .iter()
                         .map(|(k, v)| format!("{} = {}", lit(k), lit(&canonical(&v.0))))
                         .collect();
-                    let ins = if ins.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ins({})", ins.join(", "))
-                    };
-                    let outs_text = if outs.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" outs({})", outs.join(", "))
-                    };
-                    let symbols = if mapping.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" symbols({})", mapping.join(", "))
-                    };
+                    let ins = clause("ins", &ins);
+                    let outs_text = clause("outs", &outs);
+                    let symbols = clause("symbols", &mapping);
                     let schedule = schedule_text(&attrs.schedule);
                     self.line(
                         indent,
@@ -1201,16 +1189,7 @@ impl Printer {
                     );
                     self.sdfg(&attrs.sdfg, &format!("{path}.attributes.sdfg"), indent + 1)?;
                     self.line(indent, "}");
-                    let count = results.len();
-                    for (r, (conn, ty)) in results.into_iter().enumerate() {
-                        sources.insert(
-                            (i, conn),
-                            Source {
-                                value: result_ref(&value, count, r),
-                                ty,
-                            },
-                        );
-                    }
+                    register_results(sources, i, &value, results);
                 }
                 dace::Node::LibraryNode(node) => {
                     let attrs = &node.attributes;
@@ -1248,31 +1227,14 @@ impl Printer {
                         .as_ref()
                         .map(|i| format!(" impl {}", lit(i)))
                         .unwrap_or_default();
-                    let ins = if ins.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ins({})", ins.join(", "))
-                    };
-                    let outs_text = if outs.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" outs({})", outs.join(", "))
-                    };
+                    let ins = clause("ins", &ins);
+                    let outs_text = clause("outs", &outs);
                     let schedule = schedule_text(&attrs.schedule);
                     self.line(
                         indent,
                         &format!("{lhs}sdfg.library {} {}{implementation}{schedule}{ins}{outs_text}{after} properties {{{}}}", lit(&node.label), lit(&node.classpath), props.join(", ")),
                     );
-                    let count = results.len();
-                    for (r, (conn, ty)) in results.into_iter().enumerate() {
-                        sources.insert(
-                            (i, conn),
-                            Source {
-                                value: result_ref(&value, count, r),
-                                ty,
-                            },
-                        );
-                    }
+                    register_results(sources, i, &value, results);
                 }
                 dace::Node::MapExit(_) | dace::Node::ConsumeExit(_) | dace::Node::Other(_) => {}
             }
@@ -1367,28 +1329,15 @@ impl Printer {
         let after = self.after(info, entry, sources)?;
         let value = self.fresh();
         let lhs = results_lhs(&value, out_names.len());
-        let fmt_named = |items: &[(String, String, String)]| -> String {
+        let named = |items: &[(String, String, String)]| -> Vec<String> {
             items
                 .iter()
                 .map(|(n, o, _)| format!("{} = {o}", lit(n)))
-                .collect::<Vec<_>>()
-                .join(", ")
+                .collect()
         };
-        let ins_text = if ins.is_empty() {
-            String::new()
-        } else {
-            format!(" ins({})", fmt_named(&ins))
-        };
-        let dyn_text = if dyns.is_empty() {
-            String::new()
-        } else {
-            format!(" dyn({})", fmt_named(&dyns))
-        };
-        let outs_text = if outs.is_empty() {
-            String::new()
-        } else {
-            format!(" outs({})", outs.join(", "))
-        };
+        let ins_text = clause("ins", &named(&ins));
+        let dyn_text = clause("dyn", &named(&dyns));
+        let outs_text = clause("outs", &outs);
         let mut block_args = Vec::new();
         let mut inner_sources: Vec<(String, Source)> = Vec::new();
         let header = match info.node(entry) {
