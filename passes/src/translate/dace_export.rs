@@ -270,6 +270,15 @@ impl StateBuilder {
         }));
     }
 
+    /// Records the results of `op`, drawn as node `id`, as the sources of
+    /// its output connectors (an empty name is DaCe's connector-less edge).
+    fn register_outputs(&mut self, op: Op<'_>, id: usize, names: &[&str]) {
+        for (result, name) in op.results().into_iter().zip(names) {
+            let conn = (!name.is_empty()).then(|| name.to_string());
+            self.sources.insert(result.raw().ptr, (id, conn));
+        }
+    }
+
     fn source(&self, op: Op<'_>, value: Val<'_>) -> Result<(usize, Option<String>), Diagnosed> {
         match self.sources.get(&value.raw().ptr) {
             Some(source) => Ok(source.clone()),
@@ -646,11 +655,7 @@ impl Exporter {
                         scope,
                     );
                     self.in_edges(op, id, "", builder)?;
-                    for (result, name) in op.results().into_iter().zip(&out_names) {
-                        builder
-                            .sources
-                            .insert(result.raw().ptr, (id, Some(name.to_string())));
-                    }
+                    builder.register_outputs(op, id, &out_names);
                 }
                 "sdfg.nested" => {
                     let Some(inner) = op.region_ops(0).into_iter().find(|o| o.is("sdfg.sdfg"))
@@ -683,11 +688,7 @@ impl Exporter {
                         scope,
                     );
                     self.in_edges(op, id, "", builder)?;
-                    for (result, name) in op.results().into_iter().zip(&out_names) {
-                        builder
-                            .sources
-                            .insert(result.raw().ptr, (id, Some(name.to_string())));
-                    }
+                    builder.register_outputs(op, id, &out_names);
                 }
                 "sdfg.library" => {
                     let class_path = op.str_attr("class_path").unwrap_or_default();
@@ -710,10 +711,7 @@ impl Exporter {
                     }
                     let id = builder.add_node(json!({"type": "LibraryNode", "label": label, "classpath": class_path, "attributes": attrs}), scope);
                     self.in_edges(op, id, "", builder)?;
-                    for (result, name) in op.results().into_iter().zip(&out_names) {
-                        let conn = (!name.is_empty()).then(|| name.to_string());
-                        builder.sources.insert(result.raw().ptr, (id, conn));
-                    }
+                    builder.register_outputs(op, id, &out_names);
                 }
                 "sdfg.map" | "sdfg.consume" => self.scope(op, scope, builder)?,
                 "sdfg.exit" => {

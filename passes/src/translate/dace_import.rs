@@ -697,6 +697,24 @@ impl Printer {
         Ok(())
     }
 
+    /// Prints the body of a DaCe control-flow region of any kind.
+    fn region_body<A>(
+        &mut self,
+        region: &dace::Region<A>,
+        path: &str,
+        indent: usize,
+        containers: &HashMap<String, Source>,
+    ) -> Result<()> {
+        self.region(
+            &region.nodes,
+            &region.edges,
+            region.start_block,
+            path,
+            indent,
+            containers,
+        )
+    }
+
     /// Prints the blocks and inter-state edges of a control-flow region.
     fn region(
         &mut self,
@@ -822,14 +840,7 @@ impl Printer {
                     }
                 }
                 self.line(indent, &format!("{text} {{"));
-                self.region(
-                    &region.nodes,
-                    &region.edges,
-                    region.start_block,
-                    path,
-                    indent + 1,
-                    containers,
-                )?;
+                self.region_body(region, path, indent + 1, containers)?;
                 self.line(indent, "}");
             }
             dace::ControlFlowBlock::Conditional(conditional) => {
@@ -846,40 +857,20 @@ impl Printer {
                         let _ = write!(text, " if {}", lit(condition.string_data.trim()));
                     }
                     self.line(indent + 1, &format!("{text} {{"));
-                    self.region(
-                        &branch.body.nodes,
-                        &branch.body.edges,
-                        branch.body.start_block,
-                        &at,
-                        indent + 2,
-                        containers,
-                    )?;
+                    self.region_body(&branch.body, &at, indent + 2, containers)?;
                     self.line(indent + 1, "}");
                 }
                 self.line(indent, "}");
             }
+            // A named region is a plain control-flow region with a label.
             dace::ControlFlowBlock::Region(region) => {
                 self.line(indent, &format!("sdfg.region @{name} {{"));
-                self.region(
-                    &region.nodes,
-                    &region.edges,
-                    region.start_block,
-                    path,
-                    indent + 1,
-                    containers,
-                )?;
+                self.region_body(region, path, indent + 1, containers)?;
                 self.line(indent, "}");
             }
             dace::ControlFlowBlock::Named(region) => {
                 self.line(indent, &format!("sdfg.region @{name} {{"));
-                self.region(
-                    &region.nodes,
-                    &region.edges,
-                    region.start_block,
-                    path,
-                    indent + 1,
-                    containers,
-                )?;
+                self.region_body(region, path, indent + 1, containers)?;
                 self.line(indent, "}");
             }
             dace::ControlFlowBlock::FunctionCall(region) => {
@@ -891,14 +882,7 @@ impl Printer {
                     .collect();
                 let args = clause("args", &args);
                 self.line(indent, &format!("sdfg.call_region @{name}{args} {{"));
-                self.region(
-                    &region.nodes,
-                    &region.edges,
-                    region.start_block,
-                    path,
-                    indent + 1,
-                    containers,
-                )?;
+                self.region_body(region, path, indent + 1, containers)?;
                 self.line(indent, "}");
             }
             dace::ControlFlowBlock::Break(_) => self.line(indent, &format!("sdfg.break @{name}")),

@@ -5,13 +5,7 @@ use melior::ir::Module;
 use std::path::{Path, PathBuf};
 
 fn corpus_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("SDFG_CORPUS_DIR") {
-        return PathBuf::from(dir);
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|p| p.join("shared").join("corpus"))
-        .find(|p| p.is_dir())
+    sdfg_symbolic::corpus::find_corpus_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("no shared/corpus above the repository; set SDFG_CORPUS_DIR")
 }
 
