@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools libpolly-19-dev libomp-19-dev
+  libclang-19-dev
   cmake ninja-build libzstd-dev libz3-dev libxml2-dev zlib1g-dev
   g++ python3 python3-venv
   autoconf automake libtool libgmp-dev m4 pkg-config
