@@ -21,6 +21,7 @@
 //!   Python slices go back to DaCe's inclusive ends through
 //!   `Range::to_dace_inclusive`, the one place that converts.
 
+use super::mlir_python::print_body;
 use sdfg_dace_model as dace;
 use sdfg_dialect::{
     container_name,
@@ -153,6 +154,15 @@ fn descriptor(
         }
     };
     Ok(json!({"type": kind, "attributes": attrs}))
+}
+
+/// The schedule of a nested SDFG or library node, unless it is `Default`
+/// (which DaCe omits).
+fn explicit_schedule(op: Op<'_>) -> Option<&'static str> {
+    op.attr("schedule")
+        .and_then(Schedule::from_attr)
+        .map(|s| s.name())
+        .filter(|name| *name != "Default")
 }
 
 /// The Python lambda of a named write-conflict resolution.
@@ -640,16 +650,33 @@ impl Exporter {
                         .attr("language")
                         .is_some_and(|l| unsafe { mlir_sys::mlirIntegerAttrGetValueInt(l) } == 1);
                     let language = if is_cpp { "CPP" } else { "Python" };
-                    let Some(text) = op.str_attr("code") else {
-                        op.emit_error("has an MLIR body, which cannot be exported to DaCe yet");
-                        return Err(Diagnosed);
+                    let text = match op.str_attr("code") {
+                        Some(text) => text.to_string(),
+                        None => print_body(op).map_err(|e| {
+                            e.op.emit_error(format!(
+                                "{} (in the body of tasklet \"{label}\", exported as Python)",
+                                e.message
+                            ));
+                            Diagnosed
+                        })?,
                     };
-                    let attrs = json!({
+                    let mut attrs = json!({
                         "label": label,
-                        "code": code(text, language),
+                        "code": code(&text, language),
                         "in_connectors": Self::connectors(&in_names, ""),
                         "out_connectors": Self::connectors(&out_names, ""),
                     });
+                    // Vector connectors of scalar containers say so: DaCe
+                    // would take the container's element type otherwise.
+                    for (name, result) in out_names.iter().zip(op.results()) {
+                        let ty = sdfg_dialect::ir::type_to_string(result.ty());
+                        if ty.starts_with("vector<") {
+                            attrs["out_connectors"][*name] = dtype(op, &ty)?;
+                        }
+                    }
+                    if op.attr("side_effects").is_some() {
+                        attrs["side_effects"] = json!(true);
+                    }
                     let id = builder.add_node(
                         json!({"type": "Tasklet", "label": label, "attributes": attrs}),
                         scope,
@@ -676,12 +703,8 @@ impl Exporter {
                         "in_connectors": Self::connectors(&in_names, ""),
                         "out_connectors": Self::connectors(&out_names, ""),
                     });
-                    if let Some(schedule) = op
-                        .attr("schedule")
-                        .and_then(Schedule::from_attr)
-                        .filter(|s| s.name() != "Default")
-                    {
-                        attrs["schedule"] = json!(schedule.name());
+                    if let Some(schedule) = explicit_schedule(op) {
+                        attrs["schedule"] = json!(schedule);
                     }
                     let id = builder.add_node(
                         json!({"type": "NestedSDFG", "label": label, "attributes": attrs}),
@@ -697,6 +720,9 @@ impl Exporter {
                     attrs.insert("label".into(), json!(label));
                     if let Some(implementation) = op.str_attr("implementation") {
                         attrs.insert("implementation".into(), json!(implementation));
+                    }
+                    if let Some(schedule) = explicit_schedule(op) {
+                        attrs.insert("schedule".into(), json!(schedule));
                     }
                     attrs.insert("in_connectors".into(), Self::connectors(&in_names, ""));
                     attrs.insert("out_connectors".into(), Self::connectors(&out_names, ""));

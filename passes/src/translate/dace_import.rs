@@ -26,8 +26,11 @@
 //!   DaCe memlet names the destination is flipped (subset and other subset
 //!   swap).
 //!
-//! Python and C++ tasklet code is kept as foreign code.
+//! Python tasklet code becomes an MLIR body where it translates
+//! (`python_tasklet`); other Python code and C++ code are kept as foreign
+//! code.
 
+use super::python_tasklet::{self, InputType, Signature};
 use sdfg_dace_model as dace;
 use sdfg_symbolic::{parse, parse_subset, Expr, Range, Subset};
 use std::{
@@ -389,6 +392,9 @@ struct Printer {
     next_value: usize,
     /// The canonical shapes of the containers of the SDFG being printed.
     shapes: HashMap<String, Vec<String>>,
+    /// The integer symbols of the SDFG being printed, which Python tasklet
+    /// code may read.
+    int_symbols: HashSet<String>,
 }
 
 /// What SSA value an edge source connector carries, and its type.
@@ -683,6 +689,12 @@ impl Printer {
             })
             .collect();
         let outer_shapes = std::mem::replace(&mut self.shapes, shapes);
+        let int_symbols = symbols
+            .iter()
+            .filter(|(_, ty)| ty.starts_with('i'))
+            .map(|(name, _)| name.to_string())
+            .collect();
+        let outer_symbols = std::mem::replace(&mut self.int_symbols, int_symbols);
         let body = self.region(
             &sdfg.nodes,
             &sdfg.edges,
@@ -692,6 +704,7 @@ impl Printer {
             &containers,
         );
         self.shapes = outer_shapes;
+        self.int_symbols = outer_symbols;
         body?;
         self.line(indent, "}");
         Ok(())
@@ -928,13 +941,16 @@ impl Printer {
         flip: Option<&[String]>,
     ) -> Result<Option<String>> {
         let at = format!("{}.edges[{k}]", info.path);
-        // From a tasklet to anything but an access node or a scope exit, the
-        // SSA value does not say which container the data passes through.
-        let keep_data = matches!(info.node(info.src(k)), dace::Node::Tasklet(_))
-            && !matches!(
-                info.node(info.dst(k)),
-                dace::Node::AccessNode(_) | dace::Node::MapExit(_) | dace::Node::ConsumeExit(_)
-            );
+        // From a tasklet or a consume entry (whose element is a value) to
+        // anything but an access node or a scope exit, the SSA value does
+        // not say which container the data passes through.
+        let keep_data = matches!(
+            info.node(info.src(k)),
+            dace::Node::Tasklet(_) | dace::Node::ConsumeEntry(_)
+        ) && !matches!(
+            info.node(info.dst(k)),
+            dace::Node::AccessNode(_) | dace::Node::MapExit(_) | dace::Node::ConsumeExit(_)
+        );
         let Some(memlet) = memlet_text(
             &format!("{at}.attributes.data"),
             &info.edge(k).attributes.data,
@@ -1133,10 +1149,33 @@ impl Printer {
                     } else {
                         ""
                     };
-                    self.line(
-                        indent,
-                        &format!("{lhs}sdfg.tasklet {}{ins}{outs_text}{after}{side_effects} code {language} {}", lit(&node.label), lit(&attrs.code.string_data)),
+                    let head = format!(
+                        "{lhs}sdfg.tasklet {}{ins}{outs_text}{after}{side_effects}",
+                        lit(&node.label)
                     );
+                    let body = if language == "python" {
+                        self.python_body(info, i, sources, &results)
+                    } else {
+                        None
+                    };
+                    match body {
+                        Some(body) => {
+                            self.line(indent, &format!("{head} {{"));
+                            for line in body.lines() {
+                                let depth = if line.starts_with('^') {
+                                    indent
+                                } else {
+                                    indent + 1
+                                };
+                                self.line(depth, line.trim_start());
+                            }
+                            self.line(indent, "}");
+                        }
+                        None => self.line(
+                            indent,
+                            &format!("{head} code {language} {}", lit(&attrs.code.string_data)),
+                        ),
+                    }
                     register_results(sources, i, &value, results);
                 }
                 dace::Node::MapEntry(_) | dace::Node::ConsumeEntry(_) => {
@@ -1248,6 +1287,81 @@ impl Printer {
             }
         }
         Ok(ins)
+    }
+
+    /// The MLIR body of Python tasklet `i` whose outputs are `results`, if
+    /// its code translates (see [`super::python_tasklet`]); `None` keeps
+    /// the code as Python.
+    fn python_body(
+        &self,
+        info: &StateInfo<'_>,
+        i: usize,
+        sources: &HashMap<(usize, String), Source>,
+        results: &[(String, String)],
+    ) -> Option<String> {
+        let dace::Node::Tasklet(node) = info.node(i) else {
+            return None;
+        };
+        let attrs = &node.attributes;
+        let extra_code = [&attrs.code_global, &attrs.code_init, &attrs.code_exit];
+        if extra_code.iter().any(|c| !c.string_data.trim().is_empty()) {
+            return None;
+        }
+        let mut inputs = Vec::new();
+        for &k in &info.in_edges[i] {
+            let edge = info.edge(k);
+            let Some(conn) = edge.dst_connector.as_deref() else {
+                continue;
+            };
+            let memlet = &edge.attributes.data.attributes;
+            let (Some(_), Some(subset)) = (&memlet.data, &memlet.subset) else {
+                continue;
+            };
+            let source = Self::edge_source(info, k, sources)?;
+            let pointer = attrs
+                .in_connectors
+                .get(conn)
+                .is_some_and(|d| !matches!(d, None | Some(dace::DType::Basic(_))));
+            let ty = if pointer || source.ty.starts_with("!sdfg.stream") {
+                InputType::Opaque
+            } else {
+                let element = element_of(&source.ty);
+                let sizes = subset_text("", subset).ok()?.size();
+                let shape: Vec<Option<u64>> = sizes
+                    .iter()
+                    .filter(|s| s.as_int() != Some(1))
+                    .map(|s| s.as_int().and_then(|n| u64::try_from(n).ok()))
+                    .collect();
+                if shape.is_empty() {
+                    InputType::Element(element)
+                } else {
+                    InputType::Array { element, shape }
+                }
+            };
+            inputs.push((conn.to_string(), ty));
+        }
+        let mut scope_symbols = HashSet::new();
+        let mut scope = info.scope[i];
+        while let Some(entry) = scope {
+            match info.node(entry) {
+                dace::Node::MapEntry(map) => {
+                    scope_symbols.extend(map.attributes.params.iter().cloned())
+                }
+                dace::Node::ConsumeEntry(consume) => {
+                    scope_symbols.insert(consume.attributes.pe_index.clone());
+                }
+                _ => {}
+            }
+            scope = info.scope[entry];
+        }
+        let is_symbol =
+            |name: &str| scope_symbols.contains(name) || self.int_symbols.contains(name);
+        let signature = Signature {
+            inputs,
+            outputs: results.to_vec(),
+            is_symbol: &is_symbol,
+        };
+        python_tasklet::translate(&attrs.code.string_data, &signature).ok()
     }
 
     /// Like [`Self::named_inputs`], with connector-less data edges named by
@@ -1530,6 +1644,7 @@ pub fn sdfg_to_mlir_text(sdfg: &dace::Sdfg) -> Result<String> {
         out: String::new(),
         next_value: 0,
         shapes: HashMap::new(),
+        int_symbols: HashSet::new(),
     };
     printer.sdfg(sdfg, "", 0)?;
     Ok(printer.out)

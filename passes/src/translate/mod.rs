@@ -2,3 +2,5 @@
 
 pub mod dace_export;
 pub mod dace_import;
+pub mod mlir_python;
+pub mod python_tasklet;

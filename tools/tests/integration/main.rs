@@ -5,3 +5,4 @@ mod api;
 mod docs;
 mod import;
 mod lit;
+mod tasklet_python;

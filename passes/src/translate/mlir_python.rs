@@ -1,0 +1,453 @@
+//! MLIR tasklet bodies printed as Python, for `--export-dace`.
+//!
+//! DaCe runs tasklets from Python text, so a body of `arith`, `math`,
+//! `memref.load` and `sdfg.sym` operations is printed back as Python
+//! statements over the connectors. The print is the inverse of
+//! [`super::python_tasklet`]: translating it again gives the same
+//! operations in the same order, which makes `--import-dace`,
+//! `--export-dace`, `--import-dace` a fixed point.
+//!
+//! ```text
+//! ^bb0(%a: f32, %w: memref<3xf32>):         b = ((a * 2) + w[1])
+//!   %c2 = arith.constant 2.0 : f32
+//!   %0 = arith.mulf %a, %c2 : f32
+//!   %i = arith.constant 1 : index
+//!   %1 = memref.load %w[%i] : memref<3xf32>
+//!   %2 = arith.addf %0, %1 : f32
+//!   sdfg.yield %2 : f32
+//! ```
+//!
+//! Two rules keep the order and the types:
+//!
+//! - a value with one use is inlined into its user only when the values
+//!   being inlined are exactly the most recent pending ones, in operand
+//!   order (Python evaluates left to right); otherwise the pending values
+//!   become temporaries (`__v0 = ...`) in their original order. Values
+//!   with several uses are always temporaries;
+//! - a constant is printed where it is used, as a bare literal when the
+//!   translation would give that literal the constant's type in that
+//!   place (an integer literal takes the other operand's type, a float
+//!   literal is `f64`), and as `dace.<type>(literal)` otherwise.
+
+use super::python_tasklet::{float_function, literal_type, unify, Ty};
+use mlir_sys::*;
+use sdfg_dialect::ir::{type_to_string, Op, Val};
+use std::collections::{HashMap, HashSet};
+
+/// Why a body cannot be printed as Python: the offending op and the reason.
+pub struct Unprintable<'a> {
+    /// The op to attach the diagnostic to.
+    pub op: Op<'a>,
+    /// What is wrong.
+    pub message: String,
+}
+
+type Result<'a, T> = std::result::Result<T, Unprintable<'a>>;
+
+fn key(value: &Val<'_>) -> usize {
+    value.raw().ptr as usize
+}
+
+fn ty_of(value: &Val<'_>) -> Option<Ty> {
+    Ty::parse(&type_to_string(value.ty()))
+}
+
+struct Printer<'a> {
+    /// Names of block arguments and temporaries.
+    names: HashMap<usize, String>,
+    /// Values waiting to be inlined into their single user, in order.
+    pending: Vec<(usize, String)>,
+    lines: Vec<String>,
+    reserved: HashSet<String>,
+    next: usize,
+    _ops: std::marker::PhantomData<Op<'a>>,
+}
+
+/// Prints the body of `tasklet` (an `sdfg.tasklet` with an MLIR region) as
+/// Python statements assigning its output connectors.
+pub fn print_body<'a>(tasklet: Op<'a>) -> Result<'a, String> {
+    let in_names = tasklet.str_array_attr("in_names");
+    let out_names = tasklet.str_array_attr("out_names");
+    let mut printer = Printer {
+        names: HashMap::new(),
+        pending: Vec::new(),
+        lines: Vec::new(),
+        reserved: in_names
+            .iter()
+            .chain(&out_names)
+            .map(|s| s.to_string())
+            .collect(),
+        next: 0,
+        _ops: std::marker::PhantomData,
+    };
+    for (arg, name) in tasklet.region_args(0).iter().zip(&in_names) {
+        printer.names.insert(key(arg), name.to_string());
+    }
+    let collides = out_names.iter().any(|o| in_names.contains(o));
+    for op in tasklet.region_ops(0) {
+        if op.is("sdfg.yield") {
+            let operands = op.operands();
+            let mut exprs = Vec::new();
+            for value in &operands {
+                let context = ty_of(value);
+                exprs.push((value, context));
+            }
+            let printed = printer.operands(op, &exprs)?;
+            if collides {
+                printer.flush();
+            }
+            for (name, expr) in out_names.iter().zip(printed) {
+                printer.lines.push(format!("{name} = {}", strip(&expr)));
+            }
+            continue;
+        }
+        if op.is("arith.constant") {
+            continue;
+        }
+        let expr = printer.op(op)?;
+        let results = op.results();
+        let [result] = results.as_slice() else {
+            return Err(Unprintable {
+                op,
+                message: "has several results, which Python tasklet code cannot express".into(),
+            });
+        };
+        if result.uses().len() == 1 {
+            printer.pending.push((key(result), expr));
+        } else {
+            printer.flush();
+            let name = printer.temporary();
+            printer.lines.push(format!("{name} = {}", strip(&expr)));
+            printer.names.insert(key(result), name);
+        }
+    }
+    printer.flush();
+    Ok(printer.lines.join("\n"))
+}
+
+/// Removes one pair of enclosing parentheses.
+fn strip(expr: &str) -> &str {
+    let Some(inner) = expr.strip_prefix('(').and_then(|e| e.strip_suffix(')')) else {
+        return expr;
+    };
+    let mut depth = 0i32;
+    for c in inner.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth < 0 {
+                    return expr;
+                }
+            }
+            _ => {}
+        }
+    }
+    inner
+}
+
+/// A float as Python writes it.
+fn python_float(value: f64) -> String {
+    if value.is_nan() {
+        "math.nan".into()
+    } else if value.is_infinite() {
+        if value > 0.0 {
+            "math.inf".into()
+        } else {
+            "(-math.inf)".into()
+        }
+    } else {
+        format!("{value:?}")
+    }
+}
+
+/// The context type of each operand of a binary operation: where the other
+/// operand is a constant too, an integer literal would be an `i64`.
+fn pair_context(a: &Val<'_>, b: &Val<'_>) -> [Option<Ty>; 2] {
+    let context = |other: &Val<'_>| {
+        if is_constant(other) {
+            Some(unify(None, None))
+        } else {
+            Some(unify(None, ty_of(other)))
+        }
+    };
+    [context(b), context(a)]
+}
+
+fn is_constant(value: &Val<'_>) -> bool {
+    value
+        .defining_op()
+        .is_some_and(|op| op.is("arith.constant"))
+}
+
+impl<'a> Printer<'a> {
+    fn temporary(&mut self) -> String {
+        loop {
+            let name = format!("__v{}", self.next);
+            self.next += 1;
+            if !self.reserved.contains(&name) {
+                return name;
+            }
+        }
+    }
+
+    /// Turns every pending value into a temporary, in order.
+    fn flush(&mut self) {
+        for (value, expr) in std::mem::take(&mut self.pending) {
+            let name = self.temporary();
+            self.lines.push(format!("{name} = {}", strip(&expr)));
+            self.names.insert(value, name);
+        }
+    }
+
+    /// The printed operands of `op`, each with the type a bare integer
+    /// literal would get in its place (`None`: a literal must be typed).
+    fn operands(
+        &mut self,
+        op: Op<'a>,
+        operands: &[(&Val<'a>, Option<Ty>)],
+    ) -> Result<'a, Vec<String>> {
+        let inlined: Vec<usize> = operands
+            .iter()
+            .map(|(v, _)| key(v))
+            .filter(|k| self.pending.iter().any(|(p, _)| p == k))
+            .collect();
+        let start = self.pending.len().saturating_sub(inlined.len());
+        let in_order = self.pending[start..]
+            .iter()
+            .map(|(k, _)| *k)
+            .eq(inlined.iter().copied());
+        let mut taken: HashMap<usize, String> = HashMap::new();
+        if in_order {
+            taken.extend(self.pending.drain(start..));
+        } else {
+            self.flush();
+        }
+        let mut out = Vec::new();
+        for (value, context) in operands {
+            let k = key(value);
+            if let Some(expr) = taken.remove(&k) {
+                out.push(expr);
+            } else if let Some(name) = self.names.get(&k) {
+                out.push(name.clone());
+            } else if let Some(constant) = value.defining_op().filter(|d| d.is("arith.constant")) {
+                out.push(literal(constant, value, *context)?);
+            } else {
+                return Err(Unprintable {
+                    op,
+                    message: "uses a value defined outside its body".into(),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The Python expression of one op.
+    fn op(&mut self, op: Op<'a>) -> Result<'a, String> {
+        let name = op.name();
+        let operands = op.operands();
+        let unsupported = |message: String| Unprintable { op, message };
+        let result_ty = op.results().first().and_then(ty_of).ok_or_else(|| {
+            unsupported("has a result type Python tasklet code cannot express".into())
+        })?;
+        let binary = |symbol: &str, printer: &mut Self| -> Result<'a, String> {
+            let [a, b] = operands.as_slice() else {
+                return Err(unsupported("expected two operands".into()));
+            };
+            let [ca, cb] = pair_context(a, b);
+            let printed = printer.operands(op, &[(a, ca), (b, cb)])?;
+            Ok(format!("({} {symbol} {})", printed[0], printed[1]))
+        };
+        let call =
+            |function: &str, printer: &mut Self, context: Option<Ty>| -> Result<'a, String> {
+                let args: Vec<(&Val<'a>, Option<Ty>)> = if operands.len() == 2 {
+                    let [ca, cb] = pair_context(&operands[0], &operands[1]);
+                    vec![(&operands[0], ca), (&operands[1], cb)]
+                } else {
+                    operands.iter().map(|v| (v, context)).collect()
+                };
+                let printed = printer.operands(op, &args)?;
+                Ok(format!("{function}({})", printed.join(", ")))
+            };
+        let float = result_ty.is_float();
+        match name {
+            "arith.addf" | "arith.addi" => binary("+", self),
+            "arith.subf" | "arith.subi" => binary("-", self),
+            "arith.mulf" | "arith.muli" => binary("*", self),
+            "arith.divf" | "arith.divsi" => binary("/", self),
+            "arith.remsi" => binary("%", self),
+            "arith.remf" => call("math.fmod", self, None),
+            "arith.andi" if result_ty == Ty::Bool => binary("and", self),
+            "arith.ori" if result_ty == Ty::Bool => binary("or", self),
+            "arith.xori" if result_ty == Ty::Bool && is_true(&operands[1]) => {
+                let printed = self.operands(op, &[(&operands[0], None)])?;
+                Ok(format!("(not {})", printed[0]))
+            }
+            "arith.andi" => binary("&", self),
+            "arith.ori" => binary("|", self),
+            "arith.xori" => binary("^", self),
+            "arith.shli" => binary("<<", self),
+            "arith.shrsi" => binary(">>", self),
+            "arith.minimumf" | "arith.minsi" => call("min", self, None),
+            "arith.maximumf" | "arith.maxsi" => call("max", self, None),
+            "math.ipowi" => binary("**", self),
+            "math.powf" | "math.fpowi" => {
+                // A float base must stay a float where the exponent is a
+                // float, an integer exponent must keep its width (a bare
+                // literal exponent is an `i32` for `math.fpowi`), and a
+                // bare integer exponent would turn `powf` into `fpowi`.
+                let [base, exponent] = operands.as_slice() else {
+                    return Err(unsupported("expected two operands".into()));
+                };
+                let (base_context, exponent_context) = if name == "math.powf" {
+                    ((!is_constant(exponent)).then_some(result_ty), None)
+                } else {
+                    (None, Some(Ty::Int(32)))
+                };
+                let printed =
+                    self.operands(op, &[(base, base_context), (exponent, exponent_context)])?;
+                Ok(format!("({} ** {})", printed[0], printed[1]))
+            }
+            "math.absf" | "math.absi" => call("abs", self, Some(literal_type(None))),
+            "math.atan2" => call("math.atan2", self, None),
+            "math.copysign" => call("math.copysign", self, None),
+            "arith.negf" => {
+                let printed = self.operands(op, &[(&operands[0], None)])?;
+                Ok(format!("(-{})", printed[0]))
+            }
+            "arith.cmpf" | "arith.cmpi" => {
+                let predicate = op
+                    .attr("predicate")
+                    .map(|a| unsafe { mlirIntegerAttrGetValueInt(a) })
+                    .unwrap_or(-1);
+                let symbol = match (name, predicate) {
+                    ("arith.cmpf", 1) | ("arith.cmpi", 0) => "==",
+                    ("arith.cmpf", 13) | ("arith.cmpi", 1) => "!=",
+                    ("arith.cmpf", 4) | ("arith.cmpi", 2) => "<",
+                    ("arith.cmpf", 5) | ("arith.cmpi", 3) => "<=",
+                    ("arith.cmpf", 2) | ("arith.cmpi", 4) => ">",
+                    ("arith.cmpf", 3) | ("arith.cmpi", 5) => ">=",
+                    _ => {
+                        return Err(unsupported(
+                            "has a predicate Python comparisons cannot express".into(),
+                        ))
+                    }
+                };
+                binary(symbol, self)
+            }
+            "arith.select" => {
+                let [c, t, f] = operands.as_slice() else {
+                    return Err(unsupported("expected three operands".into()));
+                };
+                let [ct, cf] = pair_context(t, f);
+                let printed = self.operands(op, &[(c, None), (t, ct), (f, cf)])?;
+                Ok(format!(
+                    "({} if {} else {})",
+                    printed[1], printed[0], printed[2]
+                ))
+            }
+            "arith.extsi" | "arith.trunci" | "arith.extui" | "arith.sitofp" | "arith.uitofp"
+            | "arith.fptosi" | "arith.extf" | "arith.truncf" => {
+                let printed = self.operands(op, &[(&operands[0], None)])?;
+                Ok(format!("dace.{}({})", result_ty.dace_name(), printed[0]))
+            }
+            "arith.index_cast" => {
+                let printed = self.operands(op, &[(&operands[0], None)])?;
+                Ok(printed[0].clone())
+            }
+            "memref.load" => {
+                let Some(array) = self.names.get(&key(&operands[0])).cloned() else {
+                    return Err(unsupported(
+                        "loads from something other than a connector".into(),
+                    ));
+                };
+                let indices: Vec<(&Val<'a>, Option<Ty>)> =
+                    operands[1..].iter().map(|v| (v, Some(Ty::Index))).collect();
+                let printed = self.operands(op, &indices)?;
+                Ok(format!("{array}[{}]", printed.join(", ")))
+            }
+            "sdfg.sym" => {
+                let expr = op.str_attr("expr").unwrap_or_default();
+                let plain = expr.chars().all(|c| c.is_alphanumeric() || c == '_');
+                let text = if plain {
+                    expr.to_string()
+                } else {
+                    format!("({expr})")
+                };
+                if result_ty == Ty::Int(64) {
+                    Ok(text)
+                } else {
+                    Ok(format!("dace.{}({text})", result_ty.dace_name()))
+                }
+            }
+            "math.floor" if float => {
+                let printed = self.operands(op, &[(&operands[0], None)])?;
+                Ok(format!("math.floor({})", printed[0]))
+            }
+            _ => {
+                let function = name
+                    .strip_prefix("math.")
+                    .filter(|f| float_function(f) == Some(*f));
+                match function {
+                    Some(function) => call(&format!("math.{function}"), self, None),
+                    None => Err(unsupported(
+                        "cannot be printed as Python tasklet code".into(),
+                    )),
+                }
+            }
+        }
+    }
+}
+
+fn is_true(value: &Val<'_>) -> bool {
+    value.defining_op().is_some_and(|c| {
+        c.is("arith.constant")
+            && c.attr("value")
+                .is_some_and(|a| unsafe { mlirIntegerAttrGetValueInt(a) } != 0)
+    })
+}
+
+/// A constant printed in a place where a bare integer literal would have
+/// type `context`.
+fn literal<'a>(constant: Op<'a>, value: &Val<'a>, context: Option<Ty>) -> Result<'a, String> {
+    let unsupported = |message: &str| Unprintable {
+        op: constant,
+        message: message.into(),
+    };
+    let ty = ty_of(value).ok_or_else(|| unsupported("has a type Python cannot express"))?;
+    let attr = constant
+        .attr("value")
+        .ok_or_else(|| unsupported("has no value"))?;
+    // SAFETY: the attribute kinds are checked before reading them.
+    unsafe {
+        if mlirAttributeIsAFloat(attr) {
+            let x = mlirFloatAttrGetValueDouble(attr);
+            if ty != Ty::Float(64)
+                && context == Some(ty)
+                && x.fract() == 0.0
+                && x.abs() < 9.0e15
+                && !(x == 0.0 && x.is_sign_negative())
+            {
+                return Ok(format!("{}", x as i64));
+            }
+            let text = python_float(x);
+            return Ok(if ty == Ty::Float(64) {
+                text
+            } else {
+                format!("dace.{}({text})", ty.dace_name())
+            });
+        }
+        if mlirAttributeIsAInteger(attr) {
+            let n = mlirIntegerAttrGetValueInt(attr);
+            if ty == Ty::Bool {
+                return Ok(if n != 0 { "True" } else { "False" }.into());
+            }
+            return Ok(if context == Some(ty) {
+                n.to_string()
+            } else {
+                format!("dace.{}({n})", ty.dace_name())
+            });
+        }
+    }
+    Err(unsupported("has a value Python cannot express"))
+}

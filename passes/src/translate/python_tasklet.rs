@@ -1,0 +1,1029 @@
+//! Python tasklet code to an MLIR tasklet body, for `--import-dace`.
+//!
+//! DaCe tasklets written in Python are statements over the tasklet's
+//! connectors: input connectors are read (scalars by name, arrays by
+//! subscript), output connectors are assigned, other names are locals or
+//! symbols. DaCe compiles them by unparsing the Python as C++
+//! (`dace/codegen/cppunparse.py`), so the semantics to reproduce are C++'s:
+//! `/` on integers truncates, `%` is C++'s remainder, `//` is the floor of
+//! that division, assignments convert implicitly to the connector's type,
+//! and a float literal is a `double`.
+//!
+//! The code is parsed with a real Python parser (`rustpython-parser`) and
+//! translated to a straight-line body of `arith`, `math`, `memref.load` and
+//! `sdfg.sym` operations:
+//!
+//! ```text
+//! b = a * 2 + math.sin(w[1])        ^bb0(%a: f64, %w: memref<3xf64>):
+//!                                     %c2 = arith.constant 2.0 : f64
+//!                                     %0 = arith.mulf %a, %c2 : f64
+//!                                     %i = arith.constant 1 : index
+//!                                     %1 = memref.load %w[%i] : memref<3xf64>
+//!                                     %2 = math.sin %1 : f64
+//!                                     %3 = arith.addf %0, %2 : f64
+//!                                     sdfg.yield %3 : f64
+//! ```
+//!
+//! Typing follows C++'s usual arithmetic conversions with one refinement
+//! that keeps bodies in the connectors' precision: an integer literal takes
+//! the type of the other operand (as `int` does against `float` in C++),
+//! while a float literal is an `f64` (a C++ `double`). Conversions are
+//! explicit ops (`arith.sitofp`, `arith.extf`, ...), so the body and its
+//! Python print (`mlir_python`) translate back to the same operations.
+//!
+//! Code that is not straight-line arithmetic on the connectors (calls of
+//! unknown functions, statements other than assignments, stores into array
+//! connectors, streams, unsigned or complex types, `if` statements,
+//! conditional expressions that would have to speculate loads or integer
+//! divisions) is not translated: the importer keeps it as Python text, and
+//! [`translate`] says why.
+
+use rustpython_parser::ast::{self, bigint::BigInt};
+use rustpython_parser::Parse;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// The scalar types a translated body computes in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// `i1`, Python's `bool`.
+    Bool,
+    /// A signless integer of the given width, signed in arithmetic.
+    Int(u32),
+    /// A float of the given width (16, 32 or 64).
+    Float(u32),
+    /// `index`, for subscripts.
+    Index,
+}
+
+impl Ty {
+    /// Parses an MLIR element type this translation supports.
+    pub fn parse(text: &str) -> Option<Ty> {
+        Some(match text {
+            "i1" => Ty::Bool,
+            "i8" => Ty::Int(8),
+            "i16" => Ty::Int(16),
+            "i32" => Ty::Int(32),
+            "i64" => Ty::Int(64),
+            "f16" => Ty::Float(16),
+            "f32" => Ty::Float(32),
+            "f64" => Ty::Float(64),
+            "index" => Ty::Index,
+            _ => return None,
+        })
+    }
+
+    /// The MLIR spelling.
+    pub fn mlir(self) -> String {
+        match self {
+            Ty::Bool => "i1".into(),
+            Ty::Int(bits) => format!("i{bits}"),
+            Ty::Float(bits) => format!("f{bits}"),
+            Ty::Index => "index".into(),
+        }
+    }
+
+    /// The DaCe type name (`dace.<name>(x)` converts to this type).
+    pub fn dace_name(self) -> &'static str {
+        match self {
+            Ty::Bool => "bool",
+            Ty::Int(8) => "int8",
+            Ty::Int(16) => "int16",
+            Ty::Int(32) => "int32",
+            Ty::Int(_) | Ty::Index => "int64",
+            Ty::Float(16) => "float16",
+            Ty::Float(32) => "float32",
+            Ty::Float(_) => "float64",
+        }
+    }
+
+    /// The type a DaCe/NumPy/Python type name stands for in a cast.
+    fn from_cast_name(name: &str) -> Option<Ty> {
+        Some(match name {
+            "bool" | "bool_" => Ty::Bool,
+            "int8" => Ty::Int(8),
+            "int16" => Ty::Int(16),
+            "int32" => Ty::Int(32),
+            "int64" | "int" => Ty::Int(64),
+            "float16" => Ty::Float(16),
+            "float32" => Ty::Float(32),
+            "float64" | "float" | "double" => Ty::Float(64),
+            _ => return None,
+        })
+    }
+
+    /// Whether this is a float type.
+    pub fn is_float(self) -> bool {
+        matches!(self, Ty::Float(_))
+    }
+}
+
+/// The type under which an integer literal meets a value of type `other`
+/// in a binary operation (`None`: another literal).
+pub fn literal_type(other: Option<Ty>) -> Ty {
+    match other {
+        None | Some(Ty::Bool) | Some(Ty::Index) => Ty::Int(64),
+        Some(ty) => ty,
+    }
+}
+
+/// The common type of two operands of an arithmetic operation or
+/// comparison (`None`: an integer literal).
+pub fn unify(a: Option<Ty>, b: Option<Ty>) -> Ty {
+    match (a, b) {
+        (None, other) | (other, None) => literal_type(other),
+        (Some(Ty::Float(x)), Some(Ty::Float(y))) => Ty::Float(x.max(y)),
+        (Some(Ty::Float(x)), _) | (_, Some(Ty::Float(x))) => Ty::Float(x),
+        (Some(Ty::Int(x)), Some(Ty::Int(y))) => Ty::Int(x.max(y)),
+        (Some(Ty::Int(x)), _) | (_, Some(Ty::Int(x))) => Ty::Int(x),
+        (Some(Ty::Bool), Some(Ty::Bool)) => Ty::Bool,
+        _ => Ty::Int(64),
+    }
+}
+
+/// The type of an input connector as the body sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputType {
+    /// One element (the memlet moves a single element).
+    Element(String),
+    /// Several elements: a memref of the memlet's (squeezed) shape, `None`
+    /// for a size that is not a constant.
+    Array {
+        /// The element type.
+        element: String,
+        /// The sizes.
+        shape: Vec<Option<u64>>,
+    },
+    /// Anything else (streams, containers): the code cannot be translated.
+    Opaque,
+}
+
+impl InputType {
+    /// The MLIR type of the block argument.
+    pub fn mlir(&self) -> String {
+        match self {
+            InputType::Element(ty) => ty.clone(),
+            InputType::Array { element, shape } => {
+                let mut text = String::from("memref<");
+                for size in shape {
+                    match size {
+                        Some(n) => {
+                            let _ = write!(text, "{n}x");
+                        }
+                        None => text.push_str("?x"),
+                    }
+                }
+                format!("{text}{element}>")
+            }
+            InputType::Opaque => "none".into(),
+        }
+    }
+}
+
+/// What a tasklet's code can see.
+pub struct Signature<'a> {
+    /// Input connectors, in the order of the tasklet's `ins`.
+    pub inputs: Vec<(String, InputType)>,
+    /// Output connectors and their element types, in the order of `outs`.
+    pub outputs: Vec<(String, String)>,
+    /// Whether a name is an integer symbol visible at the tasklet.
+    pub is_symbol: &'a dyn Fn(&str) -> bool,
+}
+
+/// A constant's value.
+#[derive(Clone, Copy, Debug)]
+enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+impl Num {
+    /// The value converted to `ty` as C++ converts: integers wrap to the
+    /// width, floats truncate toward zero, and floats round to the width.
+    fn cast(self, ty: Ty) -> Num {
+        let int = |n: i64, bits: u32| {
+            let shift = 64 - bits;
+            (n << shift) >> shift
+        };
+        match (self, ty) {
+            (Num::Int(n), Ty::Bool) => Num::Int(i64::from(n != 0)),
+            (Num::Float(x), Ty::Bool) => Num::Int(i64::from(x != 0.0)),
+            (Num::Int(n), Ty::Int(bits)) => Num::Int(int(n, bits)),
+            (Num::Float(x), Ty::Int(bits)) => Num::Int(int(x.trunc() as i64, bits)),
+            (Num::Int(n), Ty::Index) => Num::Int(n),
+            (Num::Float(x), Ty::Index) => Num::Int(x.trunc() as i64),
+            (Num::Int(n), Ty::Float(bits)) => Num::Float(n as f64).cast(Ty::Float(bits)),
+            (Num::Float(x), Ty::Float(32)) => Num::Float(f64::from(x as f32)),
+            (Num::Float(x), _) => Num::Float(x),
+        }
+    }
+}
+
+/// A value during translation: an SSA value with its type, or a constant
+/// that is materialised where it is used (so that every constant sits
+/// right before its user, wherever the literal was written), typed or an
+/// integer literal whose type the context decides (`None`).
+#[derive(Clone, Debug)]
+enum V {
+    Ssa(String, Ty),
+    Const(Num, Option<Ty>),
+}
+
+impl V {
+    fn ty(&self) -> Option<Ty> {
+        match self {
+            V::Ssa(_, ty) => Some(*ty),
+            V::Const(_, ty) => *ty,
+        }
+    }
+
+    fn literal(n: i64) -> V {
+        V::Const(Num::Int(n), None)
+    }
+}
+
+/// A name bound in the tasklet.
+#[derive(Clone, Debug)]
+enum Binding {
+    Value(V),
+    Array(String, Ty, usize),
+}
+
+struct Translator<'a> {
+    signature: &'a Signature<'a>,
+    lines: Vec<String>,
+    names: HashMap<String, Binding>,
+    next: usize,
+    /// Set when an op that must not run speculatively was emitted (a load
+    /// or an integer division), to refuse conditional expressions over it.
+    unsafe_ops: bool,
+}
+
+type Result<T> = std::result::Result<T, String>;
+
+fn float_text(value: f64) -> String {
+    if !value.is_finite() {
+        return format!("0x{:016X}", value.to_bits());
+    }
+    let text = format!("{value:?}");
+    match text.split_once('e') {
+        Some((mantissa, exponent)) if !mantissa.contains('.') => {
+            format!("{mantissa}.0e{exponent}")
+        }
+        _ => text,
+    }
+}
+
+/// Parses Python tasklet code and translates it to the text of a tasklet
+/// body (its entry block, without the enclosing braces), or says why it
+/// cannot be translated.
+pub fn translate(code: &str, signature: &Signature<'_>) -> Result<String> {
+    let suite = ast::Suite::parse(code, "<tasklet>").map_err(|e| format!("{}", e.error))?;
+    let mut translator = Translator {
+        signature,
+        lines: Vec::new(),
+        names: HashMap::new(),
+        next: 0,
+        unsafe_ops: false,
+    };
+    let mut args = Vec::new();
+    for (k, (name, ty)) in signature.inputs.iter().enumerate() {
+        let arg = format!("%arg{k}");
+        args.push(format!("{arg}: {}", ty.mlir()));
+        let binding = match ty {
+            InputType::Element(element) => {
+                let ty = Ty::parse(element).ok_or_else(|| {
+                    format!("input \"{name}\" has the unsupported type {element}")
+                })?;
+                Binding::Value(V::Ssa(arg, ty))
+            }
+            InputType::Array { element, shape } => {
+                let ty = Ty::parse(element).ok_or_else(|| {
+                    format!("input \"{name}\" has the unsupported type {element}")
+                })?;
+                Binding::Array(arg, ty, shape.len())
+            }
+            InputType::Opaque => return Err(format!("input \"{name}\" is not a value")),
+        };
+        translator.names.insert(name.clone(), binding);
+    }
+    let mut outputs = Vec::new();
+    for (name, ty) in &signature.outputs {
+        outputs.push(
+            Ty::parse(ty)
+                .ok_or_else(|| format!("output \"{name}\" has the unsupported type {ty}"))?,
+        );
+    }
+    for statement in &suite {
+        translator.statement(statement)?;
+    }
+    let mut yielded = Vec::new();
+    for ((name, _), ty) in signature.outputs.iter().zip(&outputs) {
+        let Some(Binding::Value(value)) = translator.names.get(name).cloned() else {
+            return Err(format!("output \"{name}\" is not assigned a value"));
+        };
+        yielded.push(translator.convert(&value, *ty)?);
+    }
+    let mut body = format!("^bb0({}):\n", args.join(", "));
+    for line in &translator.lines {
+        let _ = writeln!(body, "  {line}");
+    }
+    if yielded.is_empty() {
+        body.push_str("  sdfg.yield\n");
+    } else {
+        let types: Vec<String> = outputs.iter().map(|t| t.mlir()).collect();
+        let _ = writeln!(
+            body,
+            "  sdfg.yield {} : {}",
+            yielded.join(", "),
+            types.join(", ")
+        );
+    }
+    Ok(body)
+}
+
+impl Translator<'_> {
+    /// Appends `op` as the definition of a fresh value; returns its name.
+    fn emit_op(&mut self, op: String) -> String {
+        let name = format!("%{}", self.next);
+        self.next += 1;
+        self.lines.push(format!("{name} = {op}"));
+        name
+    }
+
+    fn emit(&mut self, ty: Ty, op: String) -> V {
+        V::Ssa(self.emit_op(op), ty)
+    }
+
+    /// Materialises a constant as type `ty`, converting its value as C++
+    /// would (integers wrap to the width, floats truncate toward zero).
+    fn constant(&mut self, value: Num, ty: Ty) -> String {
+        let op = match (ty, value.cast(ty)) {
+            (Ty::Bool, Num::Int(n)) => format!("arith.constant {}", n != 0),
+            (_, Num::Float(x)) => format!("arith.constant {} : {}", float_text(x), ty.mlir()),
+            (_, Num::Int(n)) => format!("arith.constant {n} : {}", ty.mlir()),
+        };
+        self.emit_op(op)
+    }
+
+    /// Converts a value to `to` as a C++ implicit conversion would; returns
+    /// the SSA name.
+    fn convert(&mut self, value: &V, to: Ty) -> Result<String> {
+        let (name, from) = match value {
+            V::Const(n, _) => return Ok(self.constant(*n, to)),
+            V::Ssa(name, ty) => (name.clone(), *ty),
+        };
+        if from == to {
+            return Ok(name);
+        }
+        let (f, t) = (from.mlir(), to.mlir());
+        let op = match (from, to) {
+            (Ty::Int(a), Ty::Int(b)) if a < b => format!("arith.extsi {name} : {f} to {t}"),
+            (Ty::Int(_), Ty::Int(_)) => format!("arith.trunci {name} : {f} to {t}"),
+            (Ty::Bool, Ty::Int(_)) => format!("arith.extui {name} : {f} to {t}"),
+            (Ty::Bool, Ty::Float(_)) => format!("arith.uitofp {name} : {f} to {t}"),
+            (Ty::Int(_), Ty::Float(_)) => format!("arith.sitofp {name} : {f} to {t}"),
+            (Ty::Float(_), Ty::Int(_)) => format!("arith.fptosi {name} : {f} to {t}"),
+            (Ty::Float(a), Ty::Float(b)) if a < b => format!("arith.extf {name} : {f} to {t}"),
+            (Ty::Float(_), Ty::Float(_)) => format!("arith.truncf {name} : {f} to {t}"),
+            (Ty::Int(_), Ty::Index) => format!("arith.index_cast {name} : {f} to {t}"),
+            (Ty::Int(_), Ty::Bool) => {
+                let zero = self.constant(Num::Int(0), from);
+                format!("arith.cmpi ne, {name}, {zero} : {f}")
+            }
+            (Ty::Float(_), Ty::Bool) => {
+                let zero = self.emit_op(format!("arith.constant 0.0 : {f}"));
+                format!("arith.cmpf une, {name}, {zero} : {f}")
+            }
+            _ => return Err(format!("cannot convert {f} to {t}")),
+        };
+        Ok(self.emit_op(op))
+    }
+
+    fn statement(&mut self, statement: &ast::Stmt) -> Result<()> {
+        match statement {
+            ast::Stmt::Assign(assign) => {
+                let value = self.expr(&assign.value)?;
+                for target in &assign.targets {
+                    self.bind(target, value.clone())?;
+                }
+                Ok(())
+            }
+            ast::Stmt::AugAssign(assign) => {
+                let ast::Expr::Name(target) = assign.target.as_ref() else {
+                    return Err("augmented assignment to something other than a name".into());
+                };
+                let current = self.name(target.id.as_str())?;
+                let rhs = self.expr(&assign.value)?;
+                let value = self.binary(&assign.op, current, rhs)?;
+                self.names
+                    .insert(target.id.to_string(), Binding::Value(value));
+                Ok(())
+            }
+            ast::Stmt::Pass(_) => Ok(()),
+            ast::Stmt::Expr(e) if matches!(e.value.as_ref(), ast::Expr::Constant(c) if matches!(c.value, ast::Constant::Str(_))) => {
+                Ok(())
+            }
+            other => Err(format!(
+                "the statement at offset {} is not an assignment",
+                u32::from(ast::Ranged::start(other))
+            )),
+        }
+    }
+
+    fn bind(&mut self, target: &ast::Expr, value: V) -> Result<()> {
+        match target {
+            ast::Expr::Name(name) => {
+                self.names
+                    .insert(name.id.to_string(), Binding::Value(value));
+                Ok(())
+            }
+            _ => Err("assignment to something other than a name".into()),
+        }
+    }
+
+    fn name(&mut self, id: &str) -> Result<V> {
+        match self.names.get(id) {
+            Some(Binding::Value(v)) => return Ok(v.clone()),
+            Some(Binding::Array(..)) => {
+                return Err(format!(
+                    "array connector \"{id}\" is used without a subscript"
+                ))
+            }
+            None => {}
+        }
+        match id {
+            "True" | "False" => {
+                return Ok(V::Const(Num::Int(i64::from(id == "True")), Some(Ty::Bool)));
+            }
+            _ => {}
+        }
+        if (self.signature.is_symbol)(id) {
+            return Ok(self.emit(Ty::Int(64), format!("sdfg.sym \"{id}\" : i64")));
+        }
+        Err(format!("unknown name \"{id}\""))
+    }
+
+    fn expr(&mut self, e: &ast::Expr) -> Result<V> {
+        match e {
+            ast::Expr::Constant(c) => match &c.value {
+                ast::Constant::Int(n) => literal(n),
+                ast::Constant::Float(x) => Ok(V::Const(Num::Float(*x), Some(Ty::Float(64)))),
+                ast::Constant::Bool(b) => Ok(V::Const(Num::Int(i64::from(*b)), Some(Ty::Bool))),
+                _ => Err("unsupported constant".into()),
+            },
+            ast::Expr::Name(name) => self.name(name.id.as_str()),
+            ast::Expr::BinOp(b) => {
+                if let Some(v) = self.special_power(b)? {
+                    return Ok(v);
+                }
+                let lhs = self.expr(&b.left)?;
+                let rhs = self.expr(&b.right)?;
+                self.binary(&b.op, lhs, rhs)
+            }
+            ast::Expr::UnaryOp(u) => self.unary(u),
+            ast::Expr::BoolOp(b) => {
+                let op = match b.op {
+                    ast::BoolOp::And => "andi",
+                    ast::BoolOp::Or => "ori",
+                };
+                let mut values = b.values.iter();
+                let first = values.next().ok_or("empty boolean operation")?;
+                let first = self.expr(first)?;
+                let mut acc = self.convert(&first, Ty::Bool)?;
+                for value in values {
+                    let value = self.expr(value)?;
+                    let value = self.convert(&value, Ty::Bool)?;
+                    acc = self.emit_op(format!("arith.{op} {acc}, {value} : i1"));
+                }
+                Ok(V::Ssa(acc, Ty::Bool))
+            }
+            ast::Expr::Compare(c) => {
+                let mut lhs = self.expr(&c.left)?;
+                let mut acc: Option<String> = None;
+                for (op, right) in c.ops.iter().zip(&c.comparators) {
+                    let rhs = self.expr(right)?;
+                    let result = self.compare(op, &lhs, &rhs)?;
+                    acc = Some(match acc {
+                        None => result,
+                        Some(prev) => self.emit_op(format!("arith.andi {prev}, {result} : i1")),
+                    });
+                    lhs = rhs;
+                }
+                Ok(V::Ssa(acc.ok_or("empty comparison")?, Ty::Bool))
+            }
+            ast::Expr::IfExp(i) => {
+                let test = self.expr(&i.test)?;
+                let test = self.convert(&test, Ty::Bool)?;
+                let outer = std::mem::replace(&mut self.unsafe_ops, false);
+                let body = self.expr(&i.body)?;
+                let orelse = self.expr(&i.orelse)?;
+                if self.unsafe_ops {
+                    return Err(
+                        "a conditional expression would evaluate a load or an integer division speculatively"
+                            .into(),
+                    );
+                }
+                self.unsafe_ops = outer;
+                let ty = unify(body.ty(), orelse.ty());
+                let (t, f) = (self.convert(&body, ty)?, self.convert(&orelse, ty)?);
+                Ok(self.emit(ty, format!("arith.select {test}, {t}, {f} : {}", ty.mlir())))
+            }
+            ast::Expr::Call(call) => self.call(call),
+            ast::Expr::Attribute(a) => {
+                let path = dotted(e).ok_or("unsupported attribute")?;
+                let value = match path.as_str() {
+                    "math.pi" | "np.pi" | "numpy.pi" | "dace.pi" => std::f64::consts::PI,
+                    "math.e" | "np.e" | "numpy.e" => std::f64::consts::E,
+                    "math.inf" | "np.inf" | "numpy.inf" => f64::INFINITY,
+                    "math.nan" | "np.nan" | "numpy.nan" => f64::NAN,
+                    _ => return Err(format!("unsupported name \"{}\"", a.attr)),
+                };
+                Ok(V::Const(Num::Float(value), Some(Ty::Float(64))))
+            }
+            ast::Expr::Subscript(s) => {
+                let ast::Expr::Name(name) = s.value.as_ref() else {
+                    return Err("subscript of something other than a connector".into());
+                };
+                let Some(Binding::Array(array, element, rank)) =
+                    self.names.get(name.id.as_str()).cloned()
+                else {
+                    return Err(format!("\"{}\" is not an array connector", name.id));
+                };
+                let indices: Vec<&ast::Expr> = match s.slice.as_ref() {
+                    ast::Expr::Tuple(t) => t.elts.iter().collect(),
+                    other => vec![other],
+                };
+                if indices.len() != rank {
+                    return Err(format!(
+                        "\"{}\" has {rank} dimensions but is subscripted with {}",
+                        name.id,
+                        indices.len()
+                    ));
+                }
+                let mut names = Vec::new();
+                for index in indices {
+                    let value = self.expr(index)?;
+                    if value.ty().is_some_and(Ty::is_float) {
+                        return Err("a float subscript".into());
+                    }
+                    names.push(self.convert(&value, Ty::Index)?);
+                }
+                self.unsafe_ops = true;
+                let memref = self
+                    .signature
+                    .inputs
+                    .iter()
+                    .find(|(n, _)| n == name.id.as_str())
+                    .map(|(_, t)| t.mlir())
+                    .unwrap_or_default();
+                Ok(self.emit(
+                    element,
+                    format!("memref.load {array}[{}] : {memref}", names.join(", ")),
+                ))
+            }
+            _ => Err("unsupported expression".into()),
+        }
+    }
+
+    /// `x ** 0.5` is a square root, as DaCe's C++ unparser makes it.
+    fn special_power(&mut self, b: &ast::ExprBinOp) -> Result<Option<V>> {
+        if !matches!(b.op, ast::Operator::Pow) {
+            return Ok(None);
+        }
+        match b.right.as_ref() {
+            ast::Expr::Constant(c) if matches!(c.value, ast::Constant::Float(x) if x == 0.5) => {
+                let base = self.expr(&b.left)?;
+                let (name, ty) = self.as_float(&base)?;
+                Ok(Some(
+                    self.emit(ty, format!("math.sqrt {name} : {}", ty.mlir())),
+                ))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn as_float(&mut self, value: &V) -> Result<(String, Ty)> {
+        let ty = match value.ty() {
+            Some(Ty::Float(bits)) => Ty::Float(bits),
+            _ => Ty::Float(64),
+        };
+        Ok((self.convert(value, ty)?, ty))
+    }
+
+    fn unary(&mut self, u: &ast::ExprUnaryOp) -> Result<V> {
+        if let ast::Expr::Constant(c) = u.operand.as_ref() {
+            match (&u.op, &c.value) {
+                (ast::UnaryOp::USub, ast::Constant::Int(n)) => {
+                    let n = i64::try_from(-n).map_err(|_| "integer literal out of range")?;
+                    return Ok(V::literal(n));
+                }
+                (ast::UnaryOp::USub, ast::Constant::Float(x)) => {
+                    return Ok(V::Const(Num::Float(-x), Some(Ty::Float(64))))
+                }
+                _ => {}
+            }
+        }
+        let value = self.expr(&u.operand)?;
+        match u.op {
+            ast::UnaryOp::UAdd => Ok(value),
+            ast::UnaryOp::USub => match value.ty() {
+                Some(ty @ Ty::Float(_)) => {
+                    let name = self.convert(&value, ty)?;
+                    Ok(self.emit(ty, format!("arith.negf {name} : {}", ty.mlir())))
+                }
+                _ => self.binary(&ast::Operator::Sub, V::literal(0), value),
+            },
+            ast::UnaryOp::Not => {
+                let name = self.convert(&value, Ty::Bool)?;
+                let one = self.constant(Num::Int(1), Ty::Bool);
+                Ok(self.emit(Ty::Bool, format!("arith.xori {name}, {one} : i1")))
+            }
+            ast::UnaryOp::Invert => match value.ty() {
+                Some(Ty::Float(_)) => Err("bitwise inversion of a float".into()),
+                ty => {
+                    let ty = literal_type(ty);
+                    let name = self.convert(&value, ty)?;
+                    let ones = self.constant(Num::Int(-1), ty);
+                    Ok(self.emit(ty, format!("arith.xori {name}, {ones} : {}", ty.mlir())))
+                }
+            },
+        }
+    }
+
+    fn binary(&mut self, op: &ast::Operator, lhs: V, rhs: V) -> Result<V> {
+        use ast::Operator as O;
+        let ty = unify(lhs.ty(), rhs.ty());
+        if matches!(op, O::Pow) {
+            return self.power(lhs, rhs);
+        }
+        let float = ty.is_float();
+        if matches!(op, O::FloorDiv) && float {
+            let a = self.convert(&lhs, ty)?;
+            let b = self.convert(&rhs, ty)?;
+            let t = ty.mlir();
+            let q = self.emit_op(format!("arith.divf {a}, {b} : {t}"));
+            let f = self.emit_op(format!("math.floor {q} : {t}"));
+            return Ok(self.emit(Ty::Int(64), format!("arith.fptosi {f} : {t} to i64")));
+        }
+        let name = match (op, float) {
+            (O::Add, true) => "addf",
+            (O::Add, false) => "addi",
+            (O::Sub, true) => "subf",
+            (O::Sub, false) => "subi",
+            (O::Mult, true) => "mulf",
+            (O::Mult, false) => "muli",
+            (O::Div, true) => "divf",
+            (O::Div | O::FloorDiv, false) => "divsi",
+            (O::Mod, true) => "remf",
+            (O::Mod, false) => "remsi",
+            (O::BitAnd, false) => "andi",
+            (O::BitOr, false) => "ori",
+            (O::BitXor, false) => "xori",
+            (O::LShift, false) => "shli",
+            (O::RShift, false) => "shrsi",
+            _ => return Err("unsupported operator".into()),
+        };
+        // Bitwise operations keep booleans; arithmetic counts them as
+        // integers.
+        let ty = if ty == Ty::Bool && !matches!(op, O::BitAnd | O::BitOr | O::BitXor) {
+            Ty::Int(64)
+        } else {
+            ty
+        };
+        if matches!(name, "divsi" | "remsi") {
+            self.unsafe_ops = true;
+        }
+        let a = self.convert(&lhs, ty)?;
+        let b = self.convert(&rhs, ty)?;
+        Ok(self.emit(ty, format!("arith.{name} {a}, {b} : {}", ty.mlir())))
+    }
+
+    /// `a ** b`: integer powers of integers are `math.ipowi`, integer
+    /// powers of floats `math.fpowi`, the rest `math.powf`.
+    fn power(&mut self, base: V, exponent: V) -> Result<V> {
+        match (base.ty(), exponent.ty()) {
+            (Some(Ty::Float(bits)), None | Some(Ty::Int(_))) => {
+                let exponent_ty = exponent.ty().unwrap_or(Ty::Int(32));
+                let ty = Ty::Float(bits);
+                let b = self.convert(&base, ty)?;
+                let e = self.convert(&exponent, exponent_ty)?;
+                Ok(self.emit(
+                    ty,
+                    format!(
+                        "math.fpowi {b}, {e} : {}, {}",
+                        ty.mlir(),
+                        exponent_ty.mlir()
+                    ),
+                ))
+            }
+            (None | Some(Ty::Int(_)), None | Some(Ty::Int(_))) => {
+                let ty = unify(base.ty(), exponent.ty());
+                let b = self.convert(&base, ty)?;
+                let e = self.convert(&exponent, ty)?;
+                Ok(self.emit(ty, format!("math.ipowi {b}, {e} : {}", ty.mlir())))
+            }
+            _ => {
+                let ty = match unify(base.ty(), exponent.ty()) {
+                    Ty::Float(bits) => Ty::Float(bits),
+                    _ => Ty::Float(64),
+                };
+                let b = self.convert(&base, ty)?;
+                let e = self.convert(&exponent, ty)?;
+                Ok(self.emit(ty, format!("math.powf {b}, {e} : {}", ty.mlir())))
+            }
+        }
+    }
+
+    fn compare(&mut self, op: &ast::CmpOp, lhs: &V, rhs: &V) -> Result<String> {
+        use ast::CmpOp as C;
+        let ty = unify(lhs.ty(), rhs.ty());
+        let float = ty.is_float();
+        let predicate = match (op, float) {
+            (C::Eq, true) => "oeq",
+            (C::NotEq, true) => "une",
+            (C::Lt, true) => "olt",
+            (C::LtE, true) => "ole",
+            (C::Gt, true) => "ogt",
+            (C::GtE, true) => "oge",
+            (C::Eq, false) => "eq",
+            (C::NotEq, false) => "ne",
+            (C::Lt, false) => "slt",
+            (C::LtE, false) => "sle",
+            (C::Gt, false) => "sgt",
+            (C::GtE, false) => "sge",
+            _ => return Err("unsupported comparison".into()),
+        };
+        let a = self.convert(lhs, ty)?;
+        let b = self.convert(rhs, ty)?;
+        let kind = if float { "cmpf" } else { "cmpi" };
+        Ok(self.emit_op(format!(
+            "arith.{kind} {predicate}, {a}, {b} : {}",
+            ty.mlir()
+        )))
+    }
+
+    fn call(&mut self, call: &ast::ExprCall) -> Result<V> {
+        if !call.keywords.is_empty() {
+            return Err("keyword arguments".into());
+        }
+        let path = dotted(&call.func).ok_or("call of something other than a function name")?;
+        let function = path
+            .strip_prefix("math.")
+            .or_else(|| path.strip_prefix("np."))
+            .or_else(|| path.strip_prefix("numpy."))
+            .or_else(|| path.strip_prefix("dace.math."))
+            .or_else(|| path.strip_prefix("dace."))
+            .unwrap_or(&path);
+        let qualified = function != path;
+        let mut args = Vec::new();
+        for arg in &call.args {
+            args.push(self.expr(arg)?);
+        }
+        let arity = |n: usize| -> Result<()> {
+            if args.len() == n {
+                Ok(())
+            } else {
+                Err(format!("{path} takes {n} arguments, got {}", args.len()))
+            }
+        };
+        if let Some(ty) = Ty::from_cast_name(function) {
+            if qualified || matches!(function, "float" | "int" | "bool") {
+                arity(1)?;
+                return self.cast(&args[0], ty);
+            }
+        }
+        if let Some(op) = float_function(function) {
+            arity(1)?;
+            let (name, ty) = self.as_float(&args[0])?;
+            return Ok(self.emit(ty, format!("math.{op} {name} : {}", ty.mlir())));
+        }
+        match function {
+            "atan2" | "copysign" | "fmod" | "pow" | "power" => {
+                arity(2)?;
+                if matches!(function, "pow" | "power") {
+                    return self.power(args[0].clone(), args[1].clone());
+                }
+                let ty = match unify(args[0].ty(), args[1].ty()) {
+                    Ty::Float(bits) => Ty::Float(bits),
+                    _ => Ty::Float(64),
+                };
+                let a = self.convert(&args[0], ty)?;
+                let b = self.convert(&args[1], ty)?;
+                let op = match function {
+                    "atan2" => "math.atan2",
+                    "copysign" => "math.copysign",
+                    _ => "arith.remf",
+                };
+                Ok(self.emit(ty, format!("{op} {a}, {b} : {}", ty.mlir())))
+            }
+            "abs" | "fabs" | "absolute" => {
+                arity(1)?;
+                let ty = literal_type(args[0].ty());
+                let ty = if function == "fabs" && !ty.is_float() {
+                    Ty::Float(64)
+                } else {
+                    ty
+                };
+                let a = self.convert(&args[0], ty)?;
+                let op = if ty.is_float() { "absf" } else { "absi" };
+                Ok(self.emit(ty, format!("math.{op} {a} : {}", ty.mlir())))
+            }
+            "min" | "max" | "minimum" | "maximum" | "fmin" | "fmax" => {
+                if args.len() < 2 {
+                    return Err(format!("{path} needs at least two arguments"));
+                }
+                let is_min = matches!(function, "min" | "minimum" | "fmin");
+                let mut acc = args[0].clone();
+                for arg in &args[1..] {
+                    let ty = unify(acc.ty(), arg.ty());
+                    let a = self.convert(&acc, ty)?;
+                    let b = self.convert(arg, ty)?;
+                    let op = match (is_min, ty.is_float()) {
+                        (true, true) => "minimumf",
+                        (false, true) => "maximumf",
+                        (true, false) => "minsi",
+                        (false, false) => "maxsi",
+                    };
+                    acc = self.emit(ty, format!("arith.{op} {a}, {b} : {}", ty.mlir()));
+                }
+                Ok(acc)
+            }
+            _ => Err(format!("unsupported function \"{path}\"")),
+        }
+    }
+
+    /// An explicit conversion; literals become constants of the type.
+    fn cast(&mut self, value: &V, ty: Ty) -> Result<V> {
+        match value {
+            V::Const(n, _) => Ok(V::Const(n.cast(ty), Some(ty))),
+            V::Ssa(..) => Ok(V::Ssa(self.convert(value, ty)?, ty)),
+        }
+    }
+}
+
+/// The `math` dialect op of a one-argument float function.
+pub fn float_function(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "sin" => "sin",
+        "cos" => "cos",
+        "tan" => "tan",
+        "asin" | "arcsin" => "asin",
+        "acos" | "arccos" => "acos",
+        "atan" | "arctan" => "atan",
+        "sinh" => "sinh",
+        "cosh" => "cosh",
+        "tanh" => "tanh",
+        "asinh" | "arcsinh" => "asinh",
+        "acosh" | "arccosh" => "acosh",
+        "atanh" | "arctanh" => "atanh",
+        "exp" => "exp",
+        "exp2" => "exp2",
+        "expm1" => "expm1",
+        "log" => "log",
+        "log2" => "log2",
+        "log10" => "log10",
+        "log1p" => "log1p",
+        "sqrt" => "sqrt",
+        "cbrt" => "cbrt",
+        "floor" => "floor",
+        "ceil" => "ceil",
+        "trunc" => "trunc",
+        "erf" => "erf",
+        _ => return None,
+    })
+}
+
+fn literal(n: &BigInt) -> Result<V> {
+    i64::try_from(n)
+        .map(V::literal)
+        .map_err(|_| "integer literal out of the 64-bit range".into())
+}
+
+/// `a.b.c` for a chain of attribute accesses on a name.
+fn dotted(e: &ast::Expr) -> Option<String> {
+    match e {
+        ast::Expr::Name(n) => Some(n.id.to_string()),
+        ast::Expr::Attribute(a) => Some(format!("{}.{}", dotted(&a.value)?, a.attr)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn signature<'a>(
+        inputs: &[(&str, InputType)],
+        outputs: &[(&str, &str)],
+        is_symbol: &'a dyn Fn(&str) -> bool,
+    ) -> Signature<'a> {
+        Signature {
+            inputs: inputs
+                .iter()
+                .map(|(n, t)| (n.to_string(), t.clone()))
+                .collect(),
+            outputs: outputs
+                .iter()
+                .map(|(n, t)| (n.to_string(), t.to_string()))
+                .collect(),
+            is_symbol,
+        }
+    }
+
+    fn element(ty: &str) -> InputType {
+        InputType::Element(ty.into())
+    }
+
+    #[test]
+    fn integer_literals_take_the_other_operands_type() {
+        let none = |_: &str| false;
+        let sig = signature(&[("a", element("f32"))], &[("b", "f32")], &none);
+        let body = translate("b = a * 2", &sig).unwrap();
+        assert!(body.contains("arith.constant 2.0 : f32"), "{body}");
+        assert!(body.contains("arith.mulf %arg0, %0 : f32"), "{body}");
+    }
+
+    #[test]
+    fn float_literals_are_doubles_as_in_cpp() {
+        let none = |_: &str| false;
+        let sig = signature(&[("a", element("f32"))], &[("b", "f32")], &none);
+        let body = translate("b = a * 0.5", &sig).unwrap();
+        assert!(body.contains("arith.extf %arg0 : f32 to f64"), "{body}");
+        assert!(body.contains("arith.truncf"), "{body}");
+    }
+
+    #[test]
+    fn integer_division_truncates_and_floor_division_of_floats_floors() {
+        let none = |_: &str| false;
+        let sig = signature(
+            &[("i", element("i32")), ("x", element("f64"))],
+            &[("q", "i32"), ("f", "i64")],
+            &none,
+        );
+        let body = translate("q = i / 2\nf = x // 2", &sig).unwrap();
+        assert!(body.contains("arith.divsi"), "{body}");
+        assert!(body.contains("math.floor"), "{body}");
+    }
+
+    #[test]
+    fn array_connectors_are_loaded_and_symbols_read() {
+        let symbols = |n: &str| n == "i";
+        let sig = signature(
+            &[(
+                "w",
+                InputType::Array {
+                    element: "f64".into(),
+                    shape: vec![Some(3)],
+                },
+            )],
+            &[("o", "f64")],
+            &symbols,
+        );
+        let body = translate("o = w[0] - 2 * w[1] + w[2] * i", &sig).unwrap();
+        assert_eq!(body.matches("memref.load").count(), 3, "{body}");
+        assert!(body.contains("sdfg.sym \"i\" : i64"), "{body}");
+        assert!(body.starts_with("^bb0(%arg0: memref<3xf64>):"), "{body}");
+    }
+
+    #[test]
+    fn untranslatable_code_says_why() {
+        let none = |_: &str| false;
+        let sig = signature(&[("a", element("f64"))], &[("b", "f64")], &none);
+        let reason = |code: &str| translate(code, &sig).unwrap_err();
+        assert!(reason("b = foo(a)").contains("unsupported function"));
+        assert!(reason("b = a + N").contains("unknown name \"N\""));
+        assert!(reason("if a > 0:\n    b = a\nelse:\n    b = 0").contains("not an assignment"));
+        assert!(reason("c = a").contains("output \"b\" is not assigned"));
+        assert!(reason("b = (").contains("unexpected"));
+        let unsigned = signature(&[("a", element("ui32"))], &[("b", "f64")], &none);
+        assert!(translate("b = a", &unsigned)
+            .unwrap_err()
+            .contains("unsupported type ui32"));
+    }
+
+    #[test]
+    fn conditional_expressions_do_not_speculate_loads() {
+        let none = |_: &str| false;
+        let sig = signature(
+            &[
+                ("c", element("i1")),
+                (
+                    "w",
+                    InputType::Array {
+                        element: "f64".into(),
+                        shape: vec![None],
+                    },
+                ),
+            ],
+            &[("o", "f64")],
+            &none,
+        );
+        assert!(translate("o = 1.0 if c else 2.0", &sig)
+            .unwrap()
+            .contains("arith.select"));
+        assert!(translate("o = w[0] if c else 2.0", &sig)
+            .unwrap_err()
+            .contains("speculatively"));
+    }
+}
