@@ -38,8 +38,8 @@ sdfg.sdfg @duplicate_args(%a: !sdfg.scalar<f64> as "A", %b: !sdfg.scalar<f64> as
 
 // -----
 
-// Symbols have integer or floating-point types.
-// expected-error @+1 {{'sdfg.sdfg' op symbol "N" must have an integer or floating-point type, got vector<2xf32>}}
+// Symbols have integer, floating-point or callback types.
+// expected-error @+1 {{'sdfg.sdfg' op symbol "N" must have an integer, floating-point or callback type, got vector<2xf32>}}
 sdfg.sdfg @vector_symbol() symbols {N = vector<2xf32>} {
   sdfg.state @s {
   }

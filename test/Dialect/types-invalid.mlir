@@ -134,3 +134,16 @@ sdfg.sdfg @operand_memlet_without_brackets(%A: !sdfg.scalar<f64> as "A") {
 // expected-error @+1 {{memlet data name must not be empty}}
 sdfg.sdfg @empty_data_name() attributes {m = #sdfg.memlet<["0", data ""]>} {
 }
+
+// -----
+
+// expected-error @+2 {{struct has 2 fields but 1 field types}}
+// expected-error @+1 {{failed to parse SDFG_ScalarType parameter 'elementType'}}
+sdfg.sdfg @struct_fields(%a: !sdfg.scalar<!sdfg.struct<"s" fields ["x", "y"] types [i32] bytes 8>> as "a") {
+}
+
+// -----
+
+// expected-error @+1 {{callback arguments must be types, got "x"}}
+sdfg.sdfg @callback_arguments() symbols {cb = !sdfg.callback<["x"] -> []>} {
+}

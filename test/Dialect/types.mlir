@@ -144,3 +144,22 @@ sdfg.sdfg @transient_types() symbols {N = i64} {
   sdfg.state @s {
   }
 }
+
+// -----
+
+// DaCe's pointer, struct, opaque and callback type classes are element and
+// symbol types: struct fields keep their order and their length fields.
+// CHECK-LABEL: sdfg.sdfg @element_types
+// CHECK-SAME: !sdfg.array<!sdfg.ptr<f32> ["N"]> as "P"
+// CHECK-SAME: !sdfg.array<!sdfg.struct<"csr" fields ["nnz", "data"] types [i32, !sdfg.ptr<f32>] lengths {data = "nnz"} bytes 16> ["4"]> as "S"
+// CHECK-SAME: !sdfg.scalar<!sdfg.opaque<"MPI_Request">> as "R"
+// CHECK-SAME: !sdfg.scalar<!sdfg.ptr<none>> as "V"
+// CHECK-SAME: symbols {N = i64, cb = !sdfg.callback<[!sdfg.scalar<i32>, none] -> [!sdfg.scalar<i64>]>}
+sdfg.sdfg @element_types(%P: !sdfg.array<!sdfg.ptr<f32> ["N"]> as "P",
+    %S: !sdfg.array<!sdfg.struct<"csr" fields ["nnz", "data"] types [i32, !sdfg.ptr<f32>] lengths {data = "nnz"} bytes 16> ["4"]> as "S",
+    %R: !sdfg.scalar<!sdfg.opaque<"MPI_Request">> as "R",
+    %V: !sdfg.scalar<!sdfg.ptr<none>> as "V")
+    symbols {N = i64, cb = !sdfg.callback<[!sdfg.scalar<i32>, none] -> [!sdfg.scalar<i64>]>} {
+  sdfg.state @s {
+  }
+}

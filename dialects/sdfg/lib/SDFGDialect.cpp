@@ -187,6 +187,42 @@ ReferenceType::verify(function_ref<InFlightDiagnostic()> emitError,
   return verifyArrayLike(emitError, elementType, shape, strides, offset);
 }
 
+/// Every element of `types` is a type attribute.
+static LogicalResult verifyTypeList(function_ref<InFlightDiagnostic()> emitError,
+                                    ArrayAttr types, StringRef what) {
+  for (Attribute type : types)
+    if (!isa<TypeAttr>(type))
+      return emitError() << what << " must be types, got " << type;
+  return success();
+}
+
+LogicalResult StructType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringAttr, ArrayAttr fields, ArrayAttr types,
+                                 DictionaryAttr lengths, int64_t bytes) {
+  if (fields.size() != types.size())
+    return emitError() << "struct has " << fields.size() << " fields but "
+                       << types.size() << " field types";
+  for (Attribute field : fields)
+    if (!llvm::isa<StringAttr>(field))
+      return emitError() << "struct field names must be strings, got "
+                         << field;
+  if (bytes < 0)
+    return emitError() << "struct size must not be negative, got " << bytes;
+  if (lengths)
+    for (NamedAttribute length : lengths)
+      if (!llvm::isa<StringAttr>(length.getValue()))
+        return emitError() << "struct field length of " << length.getName()
+                           << " must be a string";
+  return verifyTypeList(emitError, types, "struct field types");
+}
+
+LogicalResult CallbackType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   ArrayAttr arguments, ArrayAttr results) {
+  if (failed(verifyTypeList(emitError, arguments, "callback arguments")))
+    return failure();
+  return verifyTypeList(emitError, results, "callback results");
+}
+
 LogicalResult ScalarType::verify(function_ref<InFlightDiagnostic()> emitError,
                                  Type elementType, StorageType) {
   if (isContainerType(elementType))

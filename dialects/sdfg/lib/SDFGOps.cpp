@@ -428,10 +428,11 @@ LogicalResult SDFGOp::verify() {
   }
   for (NamedAttribute symbol : getSymbols()) {
     auto type = dyn_cast<TypeAttr>(symbol.getValue());
-    if (!type || !type.getValue().isIntOrIndexOrFloat())
+    if (!type || !(type.getValue().isIntOrIndexOrFloat() ||
+                   isa<CallbackType>(type.getValue())))
       return emitOpError() << "symbol \"" << symbol.getName().getValue()
-                           << "\" must have an integer or floating-point "
-                              "type, got "
+                           << "\" must have an integer, floating-point or "
+                              "callback type, got "
                            << symbol.getValue();
     if (names.contains(symbol.getName().getValue()))
       return emitOpError() << "symbol \"" << symbol.getName().getValue()

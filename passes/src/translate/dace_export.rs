@@ -52,21 +52,237 @@ fn dtype(op: Op<'_>, ty: &str) -> Result<Value, Diagnosed> {
         "complex<f32>" => "complex64",
         "complex<f64>" => "complex128",
         other => {
-            if let Some(inner) = other
-                .strip_prefix("vector<")
-                .and_then(|r| r.strip_suffix('>'))
-            {
-                if let Some((n, element)) = inner.split_once('x') {
-                    return Ok(
-                        json!({"type": "vector", "dtype": dtype(op, element)?, "elements": n}),
-                    );
-                }
+            if let Some(value) = composite_dtype(op, other)? {
+                return Ok(value);
             }
             op.emit_error(format!("cannot export element type {other} to DaCe"));
             return Err(Diagnosed);
         }
     };
     Ok(Value::String(name.to_string()))
+}
+
+/// DaCe's type objects for vectors and the dialect's pointer, struct,
+/// callback and opaque types, read from their printed form; `None` for
+/// other types.
+fn composite_dtype(op: Op<'_>, ty: &str) -> Result<Option<Value>, Diagnosed> {
+    let inner = |prefix: &str| ty.strip_prefix(prefix).and_then(|r| r.strip_suffix('>'));
+    if let Some((n, element)) = inner("vector<").and_then(|v| v.split_once('x')) {
+        return Ok(Some(
+            json!({"type": "vector", "dtype": dtype(op, element)?, "elements": n}),
+        ));
+    }
+    if let Some(pointee) = inner("!sdfg.ptr<") {
+        let pointee = if pointee == "none" {
+            Value::Null
+        } else {
+            dtype(op, pointee)?
+        };
+        return Ok(Some(json!({"type": "pointer", "dtype": pointee})));
+    }
+    if let Some(ctype) = inner("!sdfg.opaque<") {
+        return Ok(Some(json!({"type": "opaque", "ctype": unquote(ctype)})));
+    }
+    if let Some(body) = inner("!sdfg.struct<") {
+        let malformed = || {
+            op.emit_error(format!("cannot read the struct type {ty}"));
+            Diagnosed
+        };
+        let (name, rest) = split_string(body).ok_or_else(malformed)?;
+        let rest = rest.trim_start().strip_prefix("fields").ok_or_else(malformed)?;
+        let (fields, rest) = bracketed(rest.trim_start()).ok_or_else(malformed)?;
+        let rest = rest.trim_start().strip_prefix("types").ok_or_else(malformed)?;
+        let (types, rest) = bracketed(rest.trim_start()).ok_or_else(malformed)?;
+        let mut rest = rest.trim_start();
+        let mut lengths = Vec::new();
+        if let Some(after) = rest.strip_prefix("lengths") {
+            let (entries, after) = bracketed(after.trim_start()).ok_or_else(malformed)?;
+            for entry in split_top(entries) {
+                let (key, value) = entry.split_once(" = ").ok_or_else(malformed)?;
+                lengths.push(json!([unquote(key.trim()), unquote(value.trim())]));
+            }
+            rest = after.trim_start();
+        }
+        let bytes: i64 = rest
+            .strip_prefix("bytes")
+            .and_then(|b| b.trim().parse().ok())
+            .ok_or_else(malformed)?;
+        let names = split_top(fields);
+        let types = split_top(types);
+        if names.len() != types.len() {
+            return Err(malformed());
+        }
+        let mut data = Vec::new();
+        for (field, ty) in names.iter().zip(&types) {
+            data.push(json!([unquote(field), dtype(op, ty)?]));
+        }
+        return Ok(Some(
+            json!({"type": "struct", "name": unquote(&name), "data": data, "length": lengths, "bytes": bytes}),
+        ));
+    }
+    if let Some(body) = inner("!sdfg.callback<") {
+        let malformed = || {
+            op.emit_error(format!("cannot read the callback type {ty}"));
+            Diagnosed
+        };
+        let (arguments, rest) = bracketed(body).ok_or_else(malformed)?;
+        let rest = rest.trim_start().strip_prefix("->").ok_or_else(malformed)?;
+        let (results, _) = bracketed(rest.trim_start()).ok_or_else(malformed)?;
+        let list = |items: &str| -> Result<Vec<Value>, Diagnosed> {
+            split_top(items)
+                .into_iter()
+                .map(|item| callback_item(op, item))
+                .collect()
+        };
+        return Ok(Some(
+            json!({"type": "callback", "arguments": list(arguments)?, "returntypes": list(results)?}),
+        ));
+    }
+    Ok(None)
+}
+
+/// A callback argument or result: a data descriptor, an element type or
+/// `null`.
+fn callback_item(op: Op<'_>, text: &str) -> Result<Value, Diagnosed> {
+    if text == "none" {
+        return Ok(Value::Null);
+    }
+    if !text.starts_with("!sdfg.scalar")
+        && !text.starts_with("!sdfg.array")
+        && !text.starts_with("!sdfg.stream")
+        && !text.starts_with("!sdfg.view")
+        && !text.starts_with("!sdfg.ref")
+    {
+        return dtype(op, text);
+    }
+    // SAFETY: the context is the op's; the string outlives the call.
+    let ty = unsafe {
+        let context = mlir_sys::mlirOperationGetContext(op.raw());
+        mlir_sys::mlirTypeParseGet(
+            context,
+            mlir_sys::MlirStringRef {
+                data: text.as_ptr() as *const _,
+                length: text.len(),
+            },
+        )
+    };
+    if ty.ptr.is_null() {
+        op.emit_error(format!("cannot read the callback argument type {text}"));
+        return Err(Diagnosed);
+    }
+    descriptor_of_type(op, ty, false, None)
+}
+
+/// The text between a bracket at the start of `text` and its match, and
+/// the rest after the closing bracket.
+fn bracketed(text: &str) -> Option<(&str, &str)> {
+    let mut depth = 0usize;
+    let mut quoted = false;
+    let mut escaped = false;
+    for (at, c) in text.char_indices() {
+        if quoted {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => quoted = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => quoted = true,
+            '[' | '{' | '<' | '(' => depth += 1,
+            ']' | '}' | '>' | ')' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some((&text[1..at], &text[at + 1..]));
+                }
+            }
+            _ => {}
+        }
+        if depth == 0 {
+            return None;
+        }
+    }
+    None
+}
+
+/// Splits a printed list at its top-level commas.
+fn split_top(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut quoted = false;
+    let mut escaped = false;
+    let mut start = 0;
+    for (at, c) in text.char_indices() {
+        if quoted {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => quoted = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => quoted = true,
+            '[' | '{' | '<' | '(' => depth += 1,
+            ']' | '}' | '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(text[start..at].trim());
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = text[start..].trim();
+    if !last.is_empty() {
+        out.push(last);
+    }
+    out
+}
+
+/// A leading MLIR string literal, unquoted, and the rest.
+fn split_string(text: &str) -> Option<(String, &str)> {
+    let body = text.strip_prefix('"')?;
+    let mut escaped = false;
+    for (at, c) in body.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => return Some((unquote(&text[..at + 2]), &body[at + 1..])),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The value of an MLIR string literal (or the text itself if unquoted).
+fn unquote(text: &str) -> String {
+    let Some(body) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) else {
+        return text.to_string();
+    };
+    let mut bytes = Vec::new();
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            let mut buffer = [0u8; 4];
+            bytes.extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());
+            continue;
+        }
+        match chars.next() {
+            Some('n') => bytes.push(b'\n'),
+            Some('t') => bytes.push(b'\t'),
+            Some(c @ ('"' | '\\')) => bytes.push(c as u8),
+            Some(high) => {
+                let low = chars.next().unwrap_or('0');
+                let hex: String = [high, low].iter().collect();
+                bytes.push(u8::from_str_radix(&hex, 16).unwrap_or(b'?'));
+            }
+            None => {}
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// C-order strides of a shape.
@@ -98,7 +314,17 @@ fn descriptor(
     transient: bool,
     lifetime: Option<Lifetime>,
 ) -> Result<Value, Diagnosed> {
-    let Some(container) = Container::from_type(value.ty()) else {
+    descriptor_of_type(op, value.ty(), transient, lifetime)
+}
+
+/// A container type as a DaCe data descriptor.
+fn descriptor_of_type(
+    op: Op<'_>,
+    ty: mlir_sys::MlirType,
+    transient: bool,
+    lifetime: Option<Lifetime>,
+) -> Result<Value, Diagnosed> {
+    let Some(container) = Container::from_type(ty) else {
         op.emit_error("exports only data containers as SDFG arguments");
         return Err(Diagnosed);
     };
@@ -666,11 +892,11 @@ impl Exporter {
                         "in_connectors": Self::connectors(&in_names, ""),
                         "out_connectors": Self::connectors(&out_names, ""),
                     });
-                    // Vector connectors of scalar containers say so: DaCe
-                    // would take the container's element type otherwise.
+                    // Vector and pointer connectors say so: DaCe would take
+                    // the container's element type otherwise.
                     for (name, result) in out_names.iter().zip(op.results()) {
                         let ty = sdfg_dialect::ir::type_to_string(result.ty());
-                        if ty.starts_with("vector<") {
+                        if ty.starts_with("vector<") || ty.starts_with("!sdfg.") {
                             attrs["out_connectors"][*name] = dtype(op, &ty)?;
                         }
                     }

@@ -142,12 +142,70 @@ fn element_type(path: &str, dtype: &dace::DType) -> Result<String> {
                 ),
             };
         }
-        _ => {
-            return error(
-                path,
-                "unsupported element type (pointer, struct, callback or opaque)",
-            )
+        dace::DType::Pointer(pointer) => {
+            let pointee = match &pointer.dtype {
+                Some(pointee) => element_type(&format!("{path}.dtype"), pointee)?,
+                None => "none".to_string(),
+            };
+            return Ok(format!("!sdfg.ptr<{pointee}>"));
         }
+        dace::DType::Struct(record) => {
+            let mut names = Vec::new();
+            let mut types = Vec::new();
+            for (k, (field, ty)) in record.data.iter().enumerate() {
+                names.push(lit(field));
+                types.push(element_type(&format!("{path}.data[{k}]"), ty)?);
+            }
+            let lengths: Vec<String> = record
+                .length
+                .iter()
+                .map(|(field, length)| {
+                    let text = match length {
+                        serde_json::Value::String(text) => canonical(text),
+                        other => other.to_string(),
+                    };
+                    format!("{} = {}", lit(field), lit(&text))
+                })
+                .collect();
+            let lengths = if lengths.is_empty() {
+                String::new()
+            } else {
+                format!(" lengths {{{}}}", lengths.join(", "))
+            };
+            return Ok(format!(
+                "!sdfg.struct<{} fields [{}] types [{}]{lengths} bytes {}>",
+                lit(&record.name),
+                names.join(", "),
+                types.join(", "),
+                record.bytes
+            ));
+        }
+        dace::DType::Callback(callback) => {
+            let list = |items: &[Option<dace::DType>], what: &str| -> Result<String> {
+                let mut out = Vec::new();
+                for (k, item) in items.iter().enumerate() {
+                    let at = format!("{path}.{what}[{k}]");
+                    out.push(match item {
+                        None => "none".to_string(),
+                        Some(dace::DType::Other(object)) => {
+                            let descriptor: dace::DataDescriptor =
+                                serde_json::from_value(serde_json::Value::Object(object.clone()))
+                                    .or_else(|e| error(&at, format!("invalid descriptor: {e}")))?;
+                            container_type(&at, &descriptor)?
+                        }
+                        Some(ty) => element_type(&at, ty)?,
+                    });
+                }
+                Ok(format!("[{}]", out.join(", ")))
+            };
+            return Ok(format!(
+                "!sdfg.callback<{} -> {}>",
+                list(&callback.arguments, "arguments")?,
+                list(&callback.returntypes, "returntypes")?
+            ));
+        }
+        dace::DType::Opaque(opaque) => return Ok(format!("!sdfg.opaque<{}>", lit(&opaque.ctype))),
+        _ => return error(path, "unsupported element type"),
     };
     let ty = match name {
         "bool" | "bool_" => "i1",
@@ -628,7 +686,8 @@ impl Printer {
         let mut symbols: BTreeMap<&str, String> = BTreeMap::new();
         for (symbol, dtype) in &attrs.symbols {
             let ty = element_type(&format!("{path}.attributes.symbols.{symbol}"), dtype)?;
-            if !ty.starts_with('i') && !ty.starts_with("ui") && !ty.starts_with('f') {
+            let scalar = ty.starts_with('i') || ty.starts_with("ui") || ty.starts_with('f');
+            if !scalar && !ty.starts_with("!sdfg.callback") {
                 return error(
                     &format!("{path}.attributes.symbols.{symbol}"),
                     format!("symbol of non-scalar type {ty}"),

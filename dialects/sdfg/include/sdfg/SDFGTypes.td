@@ -130,6 +130,89 @@ def SDFG_StreamType : SDFG_Type<"Stream", "stream"> {
   let genVerifyDecl = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Element types DaCe has and MLIR's builtin types do not express
+//===----------------------------------------------------------------------===//
+
+def SDFG_PointerType : SDFG_Type<"Pointer", "ptr"> {
+  let summary = "a C pointer element";
+  let description = [{
+    DaCe's `pointer` type class: an element that is the address of a value
+    of the pointee type (`none` for `void *`).
+
+    Example:
+
+    ```mlir
+    !sdfg.array<!sdfg.ptr<f32> ["N"]>
+    ```
+  }];
+  let parameters = (ins "::mlir::Type":$pointee);
+  let assemblyFormat = "`<` $pointee `>`";
+}
+
+def SDFG_StructType : SDFG_Type<"Struct", "struct"> {
+  let summary = "a C struct element with named fields";
+  let description = [{
+    DaCe's `struct` type class: named fields in order, each with its type
+    (a pointer field may name the field holding its length, a symbolic
+    expression) and the size in bytes DaCe recorded.
+
+    Example:
+
+    ```mlir
+    !sdfg.struct<"csr" fields ["nnz", "data"] types [i32, !sdfg.ptr<f32>]
+                 lengths {data = "nnz"} bytes 16>
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::StringAttr":$name,
+    "::mlir::ArrayAttr":$fields,
+    "::mlir::ArrayAttr":$types,
+    OptionalParameter<"::mlir::DictionaryAttr">:$lengths,
+    "int64_t":$bytes
+  );
+  let assemblyFormat = [{
+    `<` $name `fields` $fields `types` $types (`lengths` $lengths^)?
+    `bytes` $bytes `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def SDFG_CallbackType : SDFG_Type<"Callback", "callback"> {
+  let summary = "a callback into the host program";
+  let description = [{
+    DaCe's `callback` type class, the type of a symbol that names a Python
+    function the SDFG calls: its arguments and results are data containers
+    (or element types), `none` where DaCe leaves them untyped.
+
+    Example:
+
+    ```mlir
+    sdfg.sdfg @f() symbols {cb = !sdfg.callback<[!sdfg.scalar<i32>] -> [!sdfg.scalar<i64>]>} {
+    }
+    ```
+  }];
+  let parameters = (ins "::mlir::ArrayAttr":$arguments,
+                        "::mlir::ArrayAttr":$results);
+  let assemblyFormat = "`<` $arguments `->` $results `>`";
+  let genVerifyDecl = 1;
+}
+
+def SDFG_OpaqueType : SDFG_Type<"Opaque", "opaque"> {
+  let summary = "an opaque C type";
+  let description = [{
+    DaCe's `opaque` type class: a C type known only by its spelling.
+
+    Example:
+
+    ```mlir
+    !sdfg.scalar<!sdfg.opaque<"MPI_Request">>
+    ```
+  }];
+  let parameters = (ins "::mlir::StringAttr":$ctype);
+  let assemblyFormat = "`<` $ctype `>`";
+}
+
 def SDFG_ContainerType : AnyTypeOf<[SDFG_ArrayType, SDFG_ViewType,
     SDFG_ReferenceType, SDFG_ScalarType, SDFG_StreamType],
     "sdfg data container">;
