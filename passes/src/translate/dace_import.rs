@@ -453,6 +453,8 @@ struct Printer {
     /// The integer symbols of the SDFG being printed, which Python tasklet
     /// code may read.
     int_symbols: HashSet<String>,
+    /// The containers of the SDFG being printed that cannot be `None`.
+    non_null: HashSet<String>,
 }
 
 /// What SSA value an edge source connector carries, and its type.
@@ -645,6 +647,31 @@ impl Printer {
         format!("%v{}", self.next_value)
     }
 
+    /// Folds `x is None` to `False` and `x is not None` to `True` for the
+    /// containers that cannot be `None` (DaCe's `evaluate_optional_arrays`:
+    /// scalars, transients and arrays not marked optional); other tests are
+    /// left for the symbolic parser to reject.
+    fn fold_none_tests(&self, condition: &str) -> String {
+        let mut out = condition.to_string();
+        for (pattern, value) in [(" is not None", "True"), (" is None", "False")] {
+            let mut from = 0;
+            while let Some(found) = out[from..].find(pattern).map(|at| at + from) {
+                let start = out[..found]
+                    .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .map_or(0, |at| at + 1);
+                let end = found + pattern.len();
+                let boundary = !out[end..].starts_with(|c: char| c.is_alphanumeric() || c == '_');
+                if boundary && self.non_null.contains(&out[start..found]) {
+                    out.replace_range(start..end, value);
+                    from = start + value.len();
+                } else {
+                    from = end;
+                }
+            }
+        }
+        out
+    }
+
     fn line(&mut self, indent: usize, text: &str) {
         for _ in 0..indent {
             self.out.push_str("  ");
@@ -664,7 +691,15 @@ impl Printer {
         let mut order: Vec<&String> = attrs
             .arg_names
             .iter()
-            .filter(|n| attrs.arrays.contains_key(*n))
+            // `arg_names` orders the arguments; DaCe's `arglist` takes only
+            // the non-transient containers of it.
+            .filter(|n| {
+                attrs
+                    .arrays
+                    .get(*n)
+                    .and_then(|d| d.common())
+                    .is_some_and(|c| !c.transient)
+            })
             .collect();
         let mut rest: Vec<&String> = attrs
             .arrays
@@ -754,6 +789,20 @@ impl Printer {
             .map(|(name, _)| name.to_string())
             .collect();
         let outer_symbols = std::mem::replace(&mut self.int_symbols, int_symbols);
+        let non_null = attrs
+            .arrays
+            .iter()
+            .filter(|(_, d)| {
+                let known = match d {
+                    dace::DataDescriptor::Array(a) => a.attributes.optional == Some(false),
+                    dace::DataDescriptor::Scalar(_) => true,
+                    _ => false,
+                };
+                d.common().is_some_and(|c| c.transient || known)
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
+        let outer_non_null = std::mem::replace(&mut self.non_null, non_null);
         let body = self.region(
             &sdfg.nodes,
             &sdfg.edges,
@@ -764,6 +813,7 @@ impl Printer {
         );
         self.shapes = outer_shapes;
         self.int_symbols = outer_symbols;
+        self.non_null = outer_non_null;
         body?;
         self.line(indent, "}");
         Ok(())
@@ -835,9 +885,9 @@ impl Printer {
             };
             let data = &edge.attributes.data.attributes;
             let mut text = format!("sdfg.edge @{} -> @{}", lit(&labels[src]), lit(&labels[dst]));
-            let condition = data.condition.string_data.trim();
+            let condition = self.fold_none_tests(data.condition.string_data.trim());
             if !condition.is_empty() && condition != "1" && condition != "True" {
-                let _ = write!(text, " if {}", lit(condition));
+                let _ = write!(text, " if {}", lit(&condition));
             }
             if !data.assignments.is_empty() {
                 let assigns: Vec<String> = data
@@ -878,11 +928,33 @@ impl Printer {
                         if code.string_data.trim().is_empty() {
                             return Ok(None);
                         }
-                        match sdfg_symbolic::parse_assignment(code.string_data.trim()) {
-                            Ok((_, value)) => Ok(Some(value.to_string())),
-                            Err(e) => error(
-                                &format!("{path}.attributes.{what}"),
-                                format!("unsupported loop statement \"{}\": {e}", code.string_data),
+                        // DaCe's code generator runs the first statement
+                        // only; later bare expressions have no effect.
+                        let at = format!("{path}.attributes.{what}");
+                        let statements = sdfg_symbolic::parse_statements(code.string_data.trim())
+                            .or_else(|e| {
+                                error(
+                                    &at,
+                                    format!(
+                                        "unsupported loop statement \"{}\": {e}",
+                                        code.string_data
+                                    ),
+                                )
+                            })?;
+                        match statements.as_slice() {
+                            [sdfg_symbolic::Statement::Assign(_, value), rest @ ..]
+                                if rest
+                                    .iter()
+                                    .all(|s| matches!(s, sdfg_symbolic::Statement::Expr(_))) =>
+                            {
+                                Ok(Some(value.to_string()))
+                            }
+                            _ => error(
+                                &at,
+                                format!(
+                                    "unsupported loop statement \"{}\": expected one assignment",
+                                    code.string_data
+                                ),
                             ),
                         }
                     };
@@ -897,7 +969,7 @@ impl Printer {
                 let cond = attrs
                     .loop_condition
                     .as_ref()
-                    .map(|c| c.string_data.trim().to_string())
+                    .map(|c| self.fold_none_tests(c.string_data.trim()))
                     .unwrap_or_else(|| "True".into());
                 let _ = write!(text, " cond {}", lit(&cond));
                 if !attrs.loop_variable.is_empty() {
@@ -926,7 +998,8 @@ impl Printer {
                     };
                     let mut text = format!("sdfg.branch @{}", lit(&label));
                     if let Some(condition) = &branch.condition {
-                        let _ = write!(text, " if {}", lit(condition.string_data.trim()));
+                        let condition = self.fold_none_tests(condition.string_data.trim());
+                        let _ = write!(text, " if {}", lit(&condition));
                     }
                     self.line(indent + 1, &format!("{text} {{"));
                     self.region_body(&branch.body, &at, indent + 2, containers)?;
@@ -1704,6 +1777,7 @@ pub fn sdfg_to_mlir_text(sdfg: &dace::Sdfg) -> Result<String> {
         next_value: 0,
         shapes: HashMap::new(),
         int_symbols: HashSet::new(),
+        non_null: HashSet::new(),
     };
     printer.sdfg(sdfg, "", 0)?;
     Ok(printer.out)
