@@ -89,9 +89,15 @@ fn composite_dtype(op: Op<'_>, ty: &str) -> Result<Option<Value>, Diagnosed> {
             Diagnosed
         };
         let (name, rest) = split_string(body).ok_or_else(malformed)?;
-        let rest = rest.trim_start().strip_prefix("fields").ok_or_else(malformed)?;
+        let rest = rest
+            .trim_start()
+            .strip_prefix("fields")
+            .ok_or_else(malformed)?;
         let (fields, rest) = bracketed(rest.trim_start()).ok_or_else(malformed)?;
-        let rest = rest.trim_start().strip_prefix("types").ok_or_else(malformed)?;
+        let rest = rest
+            .trim_start()
+            .strip_prefix("types")
+            .ok_or_else(malformed)?;
         let (types, rest) = bracketed(rest.trim_start()).ok_or_else(malformed)?;
         let mut rest = rest.trim_start();
         let mut lengths = Vec::new();
@@ -812,11 +818,22 @@ impl Exporter {
             };
             let memlet = match &edge.memlet {
                 Some(memlet) => {
-                    let Some(data) = memlet
+                    let data = memlet
                         .data
                         .as_deref()
-                        .or_else(|| memlet_data(op, edge.source, edge.role, edge.connector))
-                    else {
+                        .or_else(|| memlet_data(op, edge.source, edge.role, edge.connector));
+                    // A value from one tasklet to another through no
+                    // container is DaCe's code-to-code edge: no memlet.
+                    let value_edge = op.is("sdfg.tasklet")
+                        && edge
+                            .source
+                            .defining_op()
+                            .is_some_and(|d| d.is("sdfg.tasklet"));
+                    if data.is_none() && value_edge {
+                        builder.add_edge(source, (target, dst_conn), empty_memlet());
+                        continue;
+                    }
+                    let Some(data) = data else {
                         op.emit_error(format!(
                             "cannot tell which container the memlet {memlet} refers to (add `data \"name\"`)"
                         ));
@@ -892,13 +909,13 @@ impl Exporter {
                         "in_connectors": Self::connectors(&in_names, ""),
                         "out_connectors": Self::connectors(&out_names, ""),
                     });
-                    // Vector and pointer connectors say so: DaCe would take
-                    // the container's element type otherwise.
+                    // Output connectors carry their types: DaCe would take
+                    // the container's element type otherwise (wrong for
+                    // vectors and pointers), and values that flow to other
+                    // tasklets through no container have no other type.
                     for (name, result) in out_names.iter().zip(op.results()) {
                         let ty = sdfg_dialect::ir::type_to_string(result.ty());
-                        if ty.starts_with("vector<") || ty.starts_with("!sdfg.") {
-                            attrs["out_connectors"][*name] = dtype(op, &ty)?;
-                        }
+                        attrs["out_connectors"][*name] = dtype(op, &ty)?;
                     }
                     if op.attr("side_effects").is_some() {
                         attrs["side_effects"] = json!(true);

@@ -502,6 +502,18 @@ fn is_exit(node: &dace::Node) -> bool {
 }
 
 impl<'s> StateInfo<'s> {
+    /// Whether edge `k` carries a value from one tasklet's output
+    /// connector to another's input connector without a memlet (DaCe's
+    /// code-to-code edges): it is printed as a one-element memlet.
+    fn is_value_edge(&self, k: usize) -> bool {
+        let edge = self.edge(k);
+        edge.attributes.data.attributes.data.is_none()
+            && edge.src_connector.is_some()
+            && edge.dst_connector.is_some()
+            && matches!(self.node(self.src(k)), dace::Node::Tasklet(_))
+            && matches!(self.node(self.dst(k)), dace::Node::Tasklet(_))
+    }
+
     fn new(state: &'s dace::State, path: &str) -> Result<Self> {
         let n = state.nodes.len();
         let mut index = HashMap::new();
@@ -933,14 +945,11 @@ impl Printer {
                         let at = format!("{path}.attributes.{what}");
                         let statements = sdfg_symbolic::parse_statements(code.string_data.trim())
                             .or_else(|e| {
-                                error(
-                                    &at,
-                                    format!(
-                                        "unsupported loop statement \"{}\": {e}",
-                                        code.string_data
-                                    ),
-                                )
-                            })?;
+                            error(
+                                &at,
+                                format!("unsupported loop statement \"{}\": {e}", code.string_data),
+                            )
+                        })?;
                         match statements.as_slice() {
                             [sdfg_symbolic::Statement::Assign(_, value), rest @ ..]
                                 if rest
@@ -1083,13 +1092,17 @@ impl Printer {
             info.node(info.dst(k)),
             dace::Node::AccessNode(_) | dace::Node::MapExit(_) | dace::Node::ConsumeExit(_)
         );
-        let Some(memlet) = memlet_text(
-            &format!("{at}.attributes.data"),
-            &info.edge(k).attributes.data,
-            flip,
-            keep_data,
-        )?
-        else {
+        let memlet = if info.is_value_edge(k) {
+            Some("[\"0\"]".to_string())
+        } else {
+            memlet_text(
+                &format!("{at}.attributes.data"),
+                &info.edge(k).attributes.data,
+                flip,
+                keep_data,
+            )?
+        };
+        let Some(memlet) = memlet else {
             return Ok(None);
         };
         let Some(source) = Self::edge_source(info, k, sources) else {
@@ -1110,21 +1123,28 @@ impl Printer {
         sources: &HashMap<(usize, String), Source>,
     ) -> Result<String> {
         let mut values = Vec::new();
+        let mut types = Vec::new();
         for &k in &info.in_edges[i] {
             let edge = info.edge(k);
-            if edge.attributes.data.attributes.data.is_some() {
+            if edge.attributes.data.attributes.data.is_some() || info.is_value_edge(k) {
                 continue;
             }
             let src = info.src(k);
             if is_entry(info.node(src)) && info.scope[i] == Some(src) {
                 continue;
             }
+            // Any output of the source orders it; take the first by
+            // connector name so that the choice is stable.
             let source = sources
                 .iter()
-                .find(|((node, _), _)| *node == src)
+                .filter(|((node, _), _)| *node == src)
+                .min_by(|a, b| a.0 .1.cmp(&b.0 .1))
                 .map(|(_, s)| s.clone());
             match source {
-                Some(s) => values.push(format!("{} : {}", s.value, s.ty)),
+                Some(s) => {
+                    values.push(s.value);
+                    types.push(s.ty);
+                }
                 None => {
                     return error(
                         &format!("{}.edges[{k}]", info.path),
@@ -1133,7 +1153,14 @@ impl Printer {
                 }
             }
         }
-        Ok(clause("after", &values))
+        if values.is_empty() {
+            return Ok(String::new());
+        }
+        Ok(format!(
+            " after({} : {})",
+            values.join(", "),
+            types.join(", ")
+        ))
     }
 
     /// The type of output connector `conn` of node `i`: the connector's
@@ -1446,6 +1473,11 @@ impl Printer {
                 continue;
             };
             let memlet = &edge.attributes.data.attributes;
+            if info.is_value_edge(k) {
+                let source = Self::edge_source(info, k, sources)?;
+                inputs.push((conn.to_string(), InputType::Element(source.ty)));
+                continue;
+            }
             let (Some(_), Some(subset)) = (&memlet.data, &memlet.subset) else {
                 continue;
             };
