@@ -479,6 +479,111 @@ struct StateInfo<'s> {
     out_edges: Vec<Vec<usize>>,
 }
 
+/// DaCe's `SDFGState.fill_scope_connectors`, which DaCe runs before code
+/// generation: data edges into and out of scope entries and exits that
+/// have no connectors get `IN_k`/`OUT_k` pairs, numbered after the existing
+/// ones and matched by data name. Returns the filled copy of the state, or
+/// `None` when every scope edge already has its connectors.
+fn fill_scope_connectors(state: &dace::State) -> Option<dace::State> {
+    let position: HashMap<usize, usize> = state
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, node)| (node_scope(node).0.unwrap_or(i), i))
+        .collect();
+    let node = |id: usize| position.get(&id).map(|&i| &state.nodes[i]);
+    let data = |e: &dace::DataflowEdge| e.attributes.data.attributes.data.clone();
+    let missing = state.edges.iter().any(|e| {
+        data(e).is_some()
+            && ((e.dst_connector.is_none()
+                && node(e.dst).is_some_and(|n| is_entry(n) || is_exit(n)))
+                || (e.src_connector.is_none()
+                    && node(e.src).is_some_and(|n| is_entry(n) || is_exit(n))))
+    });
+    if !missing {
+        return None;
+    }
+    let mut state = state.clone();
+    for (i, scope_node) in state.nodes.clone().iter().enumerate() {
+        let id = node_scope(scope_node).0.unwrap_or(i);
+        let entry = is_entry(scope_node);
+        if !entry && !is_exit(scope_node) {
+            continue;
+        }
+        // Entries number their inputs, exits their outputs; the other side
+        // follows by data name.
+        let (outer_prefix, inner_prefix) = if entry {
+            ("IN_", "OUT_")
+        } else {
+            ("OUT_", "IN_")
+        };
+        let outer = |e: &dace::DataflowEdge| if entry { e.dst == id } else { e.src == id };
+        let inner = |e: &dace::DataflowEdge| if entry { e.src == id } else { e.dst == id };
+        // The outer side of an entry is its destination connector.
+        let mut count = state
+            .edges
+            .iter()
+            .filter(|e| outer(e))
+            .filter(|e| {
+                let conn = if entry {
+                    &e.dst_connector
+                } else {
+                    &e.src_connector
+                };
+                conn.as_deref().is_some_and(|c| c.starts_with(outer_prefix))
+            })
+            .count();
+        let mut by_data: HashMap<String, String> = HashMap::new();
+        let mut added = Vec::new();
+        for edge in state.edges.iter_mut().filter(|e| outer(e)) {
+            let Some(name) = data(edge) else { continue };
+            let conn = if entry {
+                &mut edge.dst_connector
+            } else {
+                &mut edge.src_connector
+            };
+            match conn {
+                Some(c) => {
+                    if let Some(suffix) = c.strip_prefix(outer_prefix) {
+                        by_data.entry(name).or_insert_with(|| suffix.to_string());
+                    }
+                }
+                None => {
+                    count += 1;
+                    *conn = Some(format!("{outer_prefix}{count}"));
+                    by_data.insert(name, count.to_string());
+                    added.push(format!("{outer_prefix}{count}"));
+                }
+            }
+        }
+        for edge in state.edges.iter_mut().filter(|e| inner(e)) {
+            let Some(name) = data(edge) else { continue };
+            let conn = if entry {
+                &mut edge.src_connector
+            } else {
+                &mut edge.dst_connector
+            };
+            if conn.is_none() {
+                if let Some(suffix) = by_data.get(&name) {
+                    *conn = Some(format!("{inner_prefix}{suffix}"));
+                    added.push(format!("{inner_prefix}{suffix}"));
+                }
+            }
+        }
+        if let dace::Node::MapExit(exit) | dace::Node::ConsumeExit(exit) = &mut state.nodes[i] {
+            for conn in added {
+                let list = if conn.starts_with("IN_") {
+                    &mut exit.attributes.in_connectors
+                } else {
+                    &mut exit.attributes.out_connectors
+                };
+                list.entry(conn).or_insert(None);
+            }
+        }
+    }
+    Some(state)
+}
+
 fn node_scope(node: &dace::Node) -> (Option<usize>, Option<usize>, Option<usize>) {
     match node {
         dace::Node::AccessNode(n) => (n.id, n.scope_entry, n.scope_exit),
@@ -926,7 +1031,8 @@ impl Printer {
         match block {
             dace::ControlFlowBlock::State(state) => {
                 self.line(indent, &format!("sdfg.state @{name} {{"));
-                let info = StateInfo::new(state, path)?;
+                let filled = fill_scope_connectors(state);
+                let info = StateInfo::new(filled.as_ref().unwrap_or(state), path)?;
                 let mut sources = HashMap::new();
                 self.dataflow(&info, None, indent + 1, containers, &mut sources)?;
                 self.line(indent, "}");
