@@ -147,3 +147,23 @@ sdfg.sdfg @struct_fields(%a: !sdfg.scalar<!sdfg.struct<"s" fields ["x", "y"] typ
 // expected-error @+1 {{callback arguments must be types, got "x"}}
 sdfg.sdfg @callback_arguments() symbols {cb = !sdfg.callback<["x"] -> []>} {
 }
+
+// -----
+
+sdfg.sdfg @no_such_member(%B: !sdfg.structure<"S" members ["x"] types [!sdfg.scalar<f64>]> as "B") {
+  // expected-error @+1 {{'sdfg.member' op structure "S" has no member "y"}}
+  %y = sdfg.member %B "y" : !sdfg.structure<"S" members ["x"] types [!sdfg.scalar<f64>]> -> !sdfg.scalar<f64>
+}
+
+// -----
+
+sdfg.sdfg @member_type(%B: !sdfg.structure<"S" members ["x"] types [!sdfg.scalar<f64>]> as "B") {
+  // expected-error @+1 {{'sdfg.member' op member "x" has type '!sdfg.scalar<f64>', not '!sdfg.scalar<f32>'}}
+  %x = sdfg.member %B "x" : !sdfg.structure<"S" members ["x"] types [!sdfg.scalar<f64>]> -> !sdfg.scalar<f32>
+}
+
+// -----
+
+// expected-error @+1 {{structure members must be data containers, got f64}}
+sdfg.sdfg @member_not_container(%B: !sdfg.structure<"S" members ["x"] types [f64]> as "B") {
+}

@@ -163,3 +163,20 @@ sdfg.sdfg @element_types(%P: !sdfg.array<!sdfg.ptr<f32> ["N"]> as "P",
   sdfg.state @s {
   }
 }
+
+// -----
+
+// A structure is a container of named member containers; `sdfg.member`
+// names one (DaCe's `B.indptr`), and access nodes may access it.
+// CHECK-LABEL: sdfg.sdfg @structure
+// CHECK-SAME: %[[B:.*]]: !sdfg.structure<"CSRMatrix" members ["indptr", "data"] types [!sdfg.array<i32 ["M + 1"]>, !sdfg.array<f32 ["nnz"]>]> as "B"
+// CHECK: %[[INDPTR:.*]] = sdfg.member %[[B]] "indptr"
+// CHECK-SAME: -> !sdfg.array<i32 ["M + 1"]>
+// CHECK: sdfg.access %[[INDPTR]]
+sdfg.sdfg @structure(%B: !sdfg.structure<"CSRMatrix" members ["indptr", "data"] types [!sdfg.array<i32 ["M + 1"]>, !sdfg.array<f32 ["nnz"]>]> as "B")
+    symbols {M = i64, nnz = i64} {
+  %indptr = sdfg.member %B "indptr" : !sdfg.structure<"CSRMatrix" members ["indptr", "data"] types [!sdfg.array<i32 ["M + 1"]>, !sdfg.array<f32 ["nnz"]>]> -> !sdfg.array<i32 ["M + 1"]>
+  sdfg.state @s {
+    %a = sdfg.access %indptr : !sdfg.array<i32 ["M + 1"]>
+  }
+}

@@ -27,6 +27,7 @@ int sdfgContainerKind(MlirType type) {
       .Case<ReferenceType>([](auto) { return SdfgReference; })
       .Case<ScalarType>([](auto) { return SdfgScalar; })
       .Case<StreamType>([](auto) { return SdfgStream; })
+      .Case<StructureType>([](auto) { return SdfgStructure; })
       .Default([](auto) { return SdfgNotAContainer; });
 }
 
@@ -34,6 +35,9 @@ MlirType sdfgContainerElementType(MlirType type) {
   return wrap(llvm::TypeSwitch<Type, Type>(unwrap(type))
                   .Case<ArrayType, ViewType, ReferenceType, ScalarType,
                         StreamType>([](auto t) { return t.getElementType(); })
+                  .Case<StructureType>([](StructureType t) -> Type {
+                    return NoneType::get(t.getContext());
+                  })
                   .Default([](Type) { return Type(); }));
 }
 
@@ -60,7 +64,8 @@ MlirAttribute sdfgContainerOffset(MlirType type) {
 
 int sdfgContainerStorage(MlirType type) {
   return llvm::TypeSwitch<Type, int>(unwrap(type))
-      .Case<ArrayType, ViewType, ReferenceType, ScalarType, StreamType>(
+      .Case<ArrayType, ViewType, ReferenceType, ScalarType, StreamType,
+            StructureType>(
           [](auto t) { return static_cast<int>(t.getStorage()); })
       .Default([](Type) { return -1; });
 }

@@ -128,7 +128,8 @@ checkExpressionList(function_ref<InFlightDiagnostic()> emitError,
 }
 
 bool mlir::sdfg::isContainerType(Type type) {
-  return isa<ArrayType, ViewType, ReferenceType, ScalarType, StreamType>(type);
+  return isa<ArrayType, ViewType, ReferenceType, ScalarType, StreamType,
+             StructureType>(type);
 }
 
 unsigned mlir::sdfg::getContainerRank(Type type) {
@@ -214,6 +215,25 @@ LogicalResult StructType::verify(function_ref<InFlightDiagnostic()> emitError,
         return emitError() << "struct field length of " << length.getName()
                            << " must be a string";
   return verifyTypeList(emitError, types, "struct field types");
+}
+
+LogicalResult StructureType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    StringAttr, ArrayAttr members,
+                                    ArrayAttr types, StorageType) {
+  if (members.size() != types.size())
+    return emitError() << "structure has " << members.size()
+                       << " members but " << types.size() << " member types";
+  for (Attribute member : members)
+    if (!llvm::isa<StringAttr>(member))
+      return emitError() << "structure member names must be strings, got "
+                         << member;
+  for (Attribute type : types) {
+    auto typeAttr = llvm::dyn_cast<TypeAttr>(type);
+    if (!typeAttr || !isContainerType(typeAttr.getValue()))
+      return emitError() << "structure members must be data containers, got "
+                         << type;
+  }
+  return success();
 }
 
 LogicalResult CallbackType::verify(function_ref<InFlightDiagnostic()> emitError,

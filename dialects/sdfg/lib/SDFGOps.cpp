@@ -311,7 +311,7 @@ static LogicalResult verifyControlFlowBody(Operation *owner, Block &body,
   for (Operation &op : body) {
     if (isControlFlowBlock(&op) || isa<EdgeOp>(op))
       continue;
-    if (allowAllocs && isa<AllocOp>(op))
+    if (allowAllocs && isa<AllocOp, MemberOp>(op))
       continue;
     return op.emitOpError() << "is not allowed in the control-flow region of '"
                             << owner->getName() << "'";
@@ -470,6 +470,26 @@ void AllocOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
   setNameFn(getResult(), getName());
 }
 
+void MemberOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), getMember());
+}
+
+LogicalResult MemberOp::verify() {
+  StructureType structure = getStructure().getType();
+  for (auto [name, type] :
+       llvm::zip(structure.getMembers(), structure.getTypes())) {
+    if (cast<StringAttr>(name).getValue() != getMember())
+      continue;
+    Type memberType = cast<TypeAttr>(type).getValue();
+    if (memberType != getResult().getType())
+      return emitOpError() << "member \"" << getMember() << "\" has type "
+                           << memberType << ", not " << getResult().getType();
+    return success();
+  }
+  return emitOpError() << "structure " << structure.getName()
+                       << " has no member \"" << getMember() << "\"";
+}
+
 //===----------------------------------------------------------------------===//
 // Control flow
 //===----------------------------------------------------------------------===//
@@ -565,9 +585,14 @@ LogicalResult ReturnOp::verify() { return success(); }
 //===----------------------------------------------------------------------===//
 
 /// The container behind an access node must be an argument of the enclosing
-/// SDFG or one of its transients.
+/// SDFG, one of its transients, or a member of one of those.
 static LogicalResult verifyContainer(Operation *op, Value data) {
   auto sdfg = op->getParentOfType<SDFGOp>();
+  while (auto member = data.getDefiningOp<MemberOp>()) {
+    if (member->getParentOp() != sdfg.getOperation())
+      break;
+    data = member.getStructure();
+  }
   if (auto argument = dyn_cast<BlockArgument>(data)) {
     if (sdfg && argument.getOwner() == &sdfg.getBodyBlock())
       return success();

@@ -82,6 +82,8 @@ pub enum ContainerKind {
     Scalar,
     /// `!sdfg.stream`
     Stream,
+    /// `!sdfg.structure`
+    Structure,
 }
 
 /// A data container type, read out of its MLIR type.
@@ -134,6 +136,7 @@ impl Container {
                 3 => ContainerKind::Reference,
                 4 => ContainerKind::Scalar,
                 5 => ContainerKind::Stream,
+                6 => ContainerKind::Structure,
                 _ => return None,
             };
             Some(Self {
@@ -394,19 +397,28 @@ pub fn accessed_container<'a>(access: Op<'a>) -> Option<Val<'a>> {
     access.operands().first().copied()
 }
 
-/// The DaCe name of a data container value: the SDFG argument name or the
-/// `sdfg.alloc` name.
-pub fn container_name<'a>(value: Val<'a>) -> Option<&'a str> {
-    if let Some(alloc) = value.defining_op() {
-        return alloc
-            .is("sdfg.alloc")
-            .then(|| alloc.str_attr("name"))
-            .flatten();
+/// The DaCe name of a data container value: the SDFG argument name, the
+/// `sdfg.alloc` name, or `structure.member` for an `sdfg.member`.
+pub fn container_name(value: Val<'_>) -> Option<String> {
+    if let Some(op) = value.defining_op() {
+        return match op.name() {
+            "sdfg.alloc" => op.str_attr("name").map(String::from),
+            "sdfg.member" => {
+                let structure = container_name(*op.operands().first()?)?;
+                Some(format!("{structure}.{}", op.str_attr("member")?))
+            }
+            _ => None,
+        };
     }
     let (owner, index) = value.block_arg()?;
     owner
         .is("sdfg.sdfg")
-        .then(|| owner.str_array_attr("arg_names").get(index).copied())
+        .then(|| {
+            owner
+                .str_array_attr("arg_names")
+                .get(index)
+                .map(|n| n.to_string())
+        })
         .flatten()
 }
 

@@ -117,8 +117,7 @@ impl<'a> Builder<'a> {
                     .operands()
                     .first()
                     .and_then(|v| container_name(*v))
-                    .unwrap_or("?")
-                    .to_string();
+                    .unwrap_or_else(|| "?".into());
                 let index = self.graph.add_node(node(NodeKind::Access, name));
                 self.add_edges(op, index, "");
                 for result in op.results() {

@@ -238,7 +238,7 @@ fn check_access(op: Op<'_>, reporter: &mut Reporter) {
     let Some(data) = op.operands().first().copied() else {
         return;
     };
-    let name = container_name(data).unwrap_or("?");
+    let name = container_name(data).unwrap_or_else(|| "?".into());
     let container = Container::from_type(data.ty());
     for edge in incoming_edges(op) {
         let Some(memlet) = &edge.memlet else { continue };
@@ -411,7 +411,7 @@ mod symbolic {
         {
             return;
         }
-        let name = container_name(underlying_container(data)).unwrap_or("?");
+        let name = container_name(underlying_container(data)).unwrap_or_else(|| "?".into());
         let Ok(sizes) = container
             .shape
             .iter()
@@ -683,7 +683,7 @@ fn check_symbols(
         let Some(container) = Container::from_type(value.ty()) else {
             continue;
         };
-        let name = container_name(value).unwrap_or("?");
+        let name = container_name(value).unwrap_or_else(|| "?".into());
         let lists = [
             Some(&container.shape),
             container.strides.as_ref(),

@@ -147,6 +147,118 @@ fn composite_dtype(op: Op<'_>, ty: &str) -> Result<Option<Value>, Diagnosed> {
     Ok(None)
 }
 
+/// A `!sdfg.structure` as DaCe's `Structure` descriptor: its members'
+/// descriptors and the pointer-to-struct element type DaCe derives from
+/// them (arrays are pointer fields with their sizes as lengths).
+fn structure_descriptor(
+    op: Op<'_>,
+    ty: &str,
+    transient: bool,
+    container: &Container,
+) -> Result<Value, Diagnosed> {
+    let malformed = || {
+        op.emit_error(format!("cannot read the structure type {ty}"));
+        Diagnosed
+    };
+    let body = ty
+        .strip_prefix("!sdfg.structure<")
+        .and_then(|b| b.strip_suffix('>'))
+        .ok_or_else(malformed)?;
+    let (name, rest) = split_string(body).ok_or_else(malformed)?;
+    let rest = rest
+        .trim_start()
+        .strip_prefix("members")
+        .ok_or_else(malformed)?;
+    let (members, rest) = bracketed(rest.trim_start()).ok_or_else(malformed)?;
+    let rest = rest
+        .trim_start()
+        .strip_prefix("types")
+        .ok_or_else(malformed)?;
+    let (types, _) = bracketed(rest.trim_start()).ok_or_else(malformed)?;
+    let names = split_top(members);
+    let types = split_top(types);
+    if names.len() != types.len() {
+        return Err(malformed());
+    }
+    let mut described = Vec::new();
+    let mut fields = Vec::new();
+    let mut lengths = Vec::new();
+    let mut layout = (0i64, 1i64);
+    for (member, member_ty) in names.iter().zip(&types) {
+        let member = unquote(member);
+        let parsed = parse_type(op, member_ty)?;
+        let descriptor = descriptor_of_type(op, parsed, transient, None)?;
+        let inner = Container::from_type(parsed).ok_or_else(malformed)?;
+        let (field, size) = match inner.kind {
+            ContainerKind::Scalar => {
+                let element = type_to_string(inner.element.0);
+                let size = element_bytes(&element);
+                (dtype(op, &element)?, size)
+            }
+            ContainerKind::Structure => (descriptor["attributes"]["dtype"].clone(), 8),
+            _ => {
+                let element = dtype(op, &type_to_string(inner.element.0))?;
+                lengths.push(json!([member.clone(), total_size(&inner.shape)]));
+                (json!({"type": "pointer", "dtype": element}), 8)
+            }
+        };
+        // C layout: each field aligned to its size.
+        let (offset, align) = layout;
+        let offset = (offset + size - 1) / size * size + size;
+        layout = (offset, align.max(size));
+        fields.push(json!([member.clone(), field]));
+        described.push(json!([member, descriptor]));
+    }
+    let (end, align) = layout;
+    let bytes = (end + align - 1) / align * align;
+    let mut attrs = Map::new();
+    attrs.insert("members".into(), json!(described));
+    attrs.insert("name".into(), json!(name));
+    attrs.insert(
+        "dtype".into(),
+        json!({"type": "pointer", "dtype": {"type": "struct", "name": name, "data": fields, "length": lengths, "bytes": bytes}}),
+    );
+    attrs.insert("shape".into(), json!(["1"]));
+    if transient {
+        attrs.insert("transient".into(), json!(true));
+    }
+    if container.storage.name() != "Default" {
+        attrs.insert("storage".into(), json!(container.storage.name()));
+    }
+    Ok(json!({"type": "Structure", "attributes": attrs}))
+}
+
+/// The size in bytes of a scalar element type.
+fn element_bytes(ty: &str) -> i64 {
+    match ty {
+        "i1" | "i8" | "ui8" => 1,
+        "i16" | "ui16" | "f16" => 2,
+        "i32" | "ui32" | "f32" => 4,
+        "complex<f64>" => 16,
+        _ => 8,
+    }
+}
+
+/// Parses a type in the op's context.
+fn parse_type(op: Op<'_>, text: &str) -> Result<mlir_sys::MlirType, Diagnosed> {
+    // SAFETY: the context is the op's; the string outlives the call.
+    let ty = unsafe {
+        let context = mlir_sys::mlirOperationGetContext(op.raw());
+        mlir_sys::mlirTypeParseGet(
+            context,
+            mlir_sys::MlirStringRef {
+                data: text.as_ptr() as *const _,
+                length: text.len(),
+            },
+        )
+    };
+    if ty.ptr.is_null() {
+        op.emit_error(format!("cannot read the type {text}"));
+        return Err(Diagnosed);
+    }
+    Ok(ty)
+}
+
 /// A callback argument or result: a data descriptor, an element type or
 /// `null`.
 fn callback_item(op: Op<'_>, text: &str) -> Result<Value, Diagnosed> {
@@ -161,22 +273,7 @@ fn callback_item(op: Op<'_>, text: &str) -> Result<Value, Diagnosed> {
     {
         return dtype(op, text);
     }
-    // SAFETY: the context is the op's; the string outlives the call.
-    let ty = unsafe {
-        let context = mlir_sys::mlirOperationGetContext(op.raw());
-        mlir_sys::mlirTypeParseGet(
-            context,
-            mlir_sys::MlirStringRef {
-                data: text.as_ptr() as *const _,
-                length: text.len(),
-            },
-        )
-    };
-    if ty.ptr.is_null() {
-        op.emit_error(format!("cannot read the callback argument type {text}"));
-        return Err(Diagnosed);
-    }
-    descriptor_of_type(op, ty, false, None)
+    descriptor_of_type(op, parse_type(op, text)?, false, None)
 }
 
 /// The text between a bracket at the start of `text` and its match, and
@@ -334,6 +431,9 @@ fn descriptor_of_type(
         op.emit_error("exports only data containers as SDFG arguments");
         return Err(Diagnosed);
     };
+    if container.kind == ContainerKind::Structure {
+        return structure_descriptor(op, &type_to_string(ty), transient, &container);
+    }
     let element = dtype(op, &type_to_string(container.element.0))?;
     let mut attrs = Map::new();
     attrs.insert("dtype".into(), element);
@@ -534,7 +634,7 @@ impl StateBuilder {
 
 /// The container a scope output connector eventually writes: follow the
 /// result to the access node (through enclosing exits) that receives it.
-fn output_container<'a>(result: Val<'a>) -> Option<&'a str> {
+fn output_container(result: Val<'_>) -> Option<String> {
     for (user, _) in result.uses() {
         match user.name() {
             "sdfg.access" => return user.operands().first().and_then(|d| container_name(*d)),
@@ -560,7 +660,7 @@ fn memlet_data<'a>(
     source: Val<'a>,
     role: EdgeRole,
     connector: Option<&str>,
-) -> Option<&'a str> {
+) -> Option<String> {
     let is_container = Container::from_type(source.ty()).is_some();
     match (op.name(), role) {
         ("sdfg.exit", _) => {
@@ -820,7 +920,7 @@ impl Exporter {
                 Some(memlet) => {
                     let data = memlet
                         .data
-                        .as_deref()
+                        .clone()
                         .or_else(|| memlet_data(op, edge.source, edge.role, edge.connector));
                     // A value from one tasklet to another through no
                     // container is DaCe's code-to-code edge: no memlet.
@@ -839,7 +939,7 @@ impl Exporter {
                         ));
                         return Err(Diagnosed);
                     };
-                    memlet_json(op, memlet, data)?
+                    memlet_json(op, memlet, &data)?
                 }
                 None => empty_memlet(),
             };

@@ -257,6 +257,30 @@ fn container_type(path: &str, descriptor: &dace::DataDescriptor) -> Result<Strin
             format!("unsupported data descriptor '{}'", descriptor.type_name()),
         );
     };
+    if let dace::DataDescriptor::Structure(structure) = descriptor {
+        // The element type (a pointer to the C struct of the members)
+        // follows from the members; the export writes it back.
+        let attrs = &structure.attributes;
+        let mut names = Vec::new();
+        let mut types = Vec::new();
+        for (k, member) in attrs.members.iter().enumerate() {
+            names.push(lit(&member.name));
+            types.push(container_type(
+                &format!("{path}.attributes.members[{k}]"),
+                &member.descriptor,
+            )?);
+        }
+        let storage = match common.storage.as_str() {
+            "Default" => String::new(),
+            other => format!(" storage {other}"),
+        };
+        return Ok(format!(
+            "!sdfg.structure<{} members [{}] types [{}]{storage}>",
+            lit(&attrs.name),
+            names.join(", "),
+            types.join(", ")
+        ));
+    }
     let element = element_type(&format!("{path}.attributes.dtype"), common.dtype)?;
     let shape: Vec<String> = common.shape.iter().map(|s| canonical(&s.0)).collect();
     let storage = match common.storage.as_str() {
@@ -764,6 +788,49 @@ impl Printer {
         format!("%v{}", self.next_value)
     }
 
+    /// Records the shape of container `name` and, for a structure, prints
+    /// an `sdfg.member` for each of its members (DaCe's `name.member`),
+    /// recursively.
+    fn members(
+        &mut self,
+        name: &str,
+        descriptor: &dace::DataDescriptor,
+        indent: usize,
+        containers: &mut HashMap<String, Source>,
+        shapes: &mut HashMap<String, Vec<String>>,
+    ) {
+        if let Some(common) = descriptor.common() {
+            shapes.insert(
+                name.to_string(),
+                common.shape.iter().map(|s| canonical(&s.0)).collect(),
+            );
+        }
+        let dace::DataDescriptor::Structure(structure) = descriptor else {
+            return;
+        };
+        let Some(parent) = containers.get(name).cloned() else {
+            return;
+        };
+        for member in &structure.attributes.members {
+            let Ok(ty) = container_type("", &member.descriptor) else {
+                continue;
+            };
+            let value = self.fresh();
+            self.line(
+                indent,
+                &format!(
+                    "{value} = sdfg.member {} {} : {} -> {ty}",
+                    parent.value,
+                    lit(&member.name),
+                    parent.ty
+                ),
+            );
+            let full = format!("{name}.{}", member.name);
+            containers.insert(full.clone(), Source { value, ty });
+            self.members(&full, &member.descriptor, indent, containers, shapes);
+        }
+    }
+
     /// Folds `x is None` to `False` and `x is not None` to `True` for the
     /// containers that cannot be `None` (DaCe's `evaluate_optional_arrays`:
     /// scalars, transients and arrays not marked optional); other tests are
@@ -886,19 +953,11 @@ impl Printer {
             );
             containers.insert(name.to_string(), Source { value, ty });
         }
+        let mut shapes = HashMap::new();
+        for (name, descriptor) in &attrs.arrays {
+            self.members(name, descriptor, indent + 1, &mut containers, &mut shapes);
+        }
         let start = sdfg.start_block.or(sdfg.start_state);
-        let shapes = attrs
-            .arrays
-            .iter()
-            .filter_map(|(name, d)| {
-                d.common().map(|c| {
-                    (
-                        name.clone(),
-                        c.shape.iter().map(|s| canonical(&s.0)).collect(),
-                    )
-                })
-            })
-            .collect();
         let outer_shapes = std::mem::replace(&mut self.shapes, shapes);
         let int_symbols = symbols
             .iter()

@@ -27,7 +27,7 @@ fn reads_containers_memlets_and_edges_of_spmv() {
     assert_eq!(sdfg.symbol_name(), Some("spmv"));
 
     let row = sdfg.region_args(0)[0];
-    assert_eq!(container_name(row), Some("A_row"));
+    assert_eq!(container_name(row).as_deref(), Some("A_row"));
     let container = Container::from_type(row.ty()).expect("a container type");
     assert_eq!(container.kind, ContainerKind::Array);
     assert_eq!(container.shape, vec!["H + 1"]);
@@ -51,7 +51,7 @@ fn reads_containers_memlets_and_edges_of_spmv() {
         Some("i")
     );
     assert_eq!(
-        container_name(underlying_container(dynamic[0].source)),
+        container_name(underlying_container(dynamic[0].source)).as_deref(),
         Some("A_row")
     );
     assert_eq!(

@@ -29,11 +29,12 @@ enum SdfgContainerKind {
   SdfgReference = 3,
   SdfgScalar = 4,
   SdfgStream = 5,
+  SdfgStructure = 6,
 };
 
 /* Which container a type is, or SdfgNotAContainer. */
 int sdfgContainerKind(MlirType type);
-/* The element type of any container type. */
+/* The element type of any container type (`none` for structures). */
 MlirType sdfgContainerElementType(MlirType type);
 /* Shape, strides and offset as ArrayAttrs of StringAttrs; null when absent
  * (scalars have no shape; streams may have none). */

@@ -91,6 +91,30 @@ def SDFG_AllocOp : SDFG_Op<"alloc", [HasParent<"SDFGOp">,
   }];
 }
 
+def SDFG_MemberOp : SDFG_Op<"member", [HasParent<"SDFGOp">, Pure,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "a member container of a structure";
+  let description = [{
+    The member `member` of a structure container, itself a container
+    (DaCe's data name `A.member`); its type is the member's type in the
+    structure.
+
+    Example:
+
+    ```mlir
+    %indptr = sdfg.member %A "indptr" : !sdfg.structure<"CSRMatrix"
+        members ["indptr"] types [!sdfg.array<i32 ["M + 1"]>]>
+        -> !sdfg.array<i32 ["M + 1"]>
+    ```
+  }];
+  let arguments = (ins SDFG_StructureType:$structure, StrAttr:$member);
+  let results = (outs SDFG_ContainerType:$result);
+  let assemblyFormat = [{
+    $structure $member attr-dict `:` type($structure) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Control flow
 //===----------------------------------------------------------------------===//

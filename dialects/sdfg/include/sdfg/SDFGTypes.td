@@ -213,8 +213,37 @@ def SDFG_OpaqueType : SDFG_Type<"Opaque", "opaque"> {
   let assemblyFormat = "`<` $ctype `>`";
 }
 
+def SDFG_StructureType : SDFG_Type<"Structure", "structure"> {
+  let summary = "a structure: named member containers";
+  let description = [{
+    DaCe's `Structure` descriptor: a container of named member containers
+    (arrays, scalars or structures). `sdfg.member` names a member, which
+    DaCe's access nodes write as `A.member`. A structure is one element
+    (DaCe's shape `(1,)`); its element type is a pointer to the C struct of
+    its members.
+
+    Example:
+
+    ```mlir
+    !sdfg.structure<"CSRMatrix" members ["indptr", "data"]
+                    types [!sdfg.array<i32 ["M + 1"]>, !sdfg.array<f32 ["nnz"]>]>
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::StringAttr":$name,
+    "::mlir::ArrayAttr":$members,
+    "::mlir::ArrayAttr":$types,
+    DefaultValuedParameter<"::mlir::sdfg::StorageType",
+                           "::mlir::sdfg::StorageType::Default">:$storage
+  );
+  let assemblyFormat = [{
+    `<` $name `members` $members `types` $types (`storage` $storage^)? `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
 def SDFG_ContainerType : AnyTypeOf<[SDFG_ArrayType, SDFG_ViewType,
-    SDFG_ReferenceType, SDFG_ScalarType, SDFG_StreamType],
+    SDFG_ReferenceType, SDFG_ScalarType, SDFG_StreamType, SDFG_StructureType],
     "sdfg data container">;
 
 #endif // SDFG_TYPES_TD
