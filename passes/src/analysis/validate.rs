@@ -273,14 +273,12 @@ fn check_access(op: Op<'_>, reporter: &mut Reporter) {
     }
     if container.is_some_and(|c| c.kind == ContainerKind::View) {
         let bound = !op.operand_segment(2).is_empty();
+        // A view may instead write back into the data it views (possibly
+        // another view, which is checked on its own): a use among the
+        // `writes` of an access node (operand 0 is the container).
         let views_out = op.results().iter().any(|r| {
-            r.uses().iter().any(|(user, _)| {
-                user.is("sdfg.access")
-                    && user
-                        .operands()
-                        .first()
-                        .and_then(|d| Container::from_type(d.ty()))
-                        .is_some_and(|c| c.kind != ContainerKind::View)
+            r.uses().iter().any(|(user, index)| {
+                user.is("sdfg.access") && (1..=user.operand_segment(1).len()).contains(index)
             })
         });
         if !bound && !views_out {

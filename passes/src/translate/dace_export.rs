@@ -632,6 +632,20 @@ impl StateBuilder {
     }
 }
 
+/// Whether `value` is the result of an access node of a view that has no
+/// `bind` edge.
+fn is_unbound_view(value: Val<'_>) -> bool {
+    value.defining_op().is_some_and(|access| {
+        access.is("sdfg.access")
+            && access.operand_segment(2).is_empty()
+            && access
+                .operands()
+                .first()
+                .and_then(|d| Container::from_type(d.ty()))
+                .is_some_and(|c| c.kind == ContainerKind::View)
+    })
+}
+
 /// The container a scope output connector eventually writes: follow the
 /// result to the access node (through enclosing exits) that receives it.
 fn output_container(result: Val<'_>) -> Option<String> {
@@ -898,7 +912,16 @@ impl Exporter {
         builder: &mut StateBuilder,
     ) -> Result<(), Diagnosed> {
         for edge in incoming_edges(op) {
-            let source = builder.source(op, edge.source)?;
+            let mut source = builder.source(op, edge.source)?;
+            // An unbound view that writes into another access node views
+            // that node's data: DaCe reads that from the `views` connector.
+            if op.is("sdfg.access")
+                && edge.role == EdgeRole::Input
+                && source.1.is_none()
+                && is_unbound_view(edge.source)
+            {
+                source.1 = Some("views".to_string());
+            }
             let dst_conn = match edge.role {
                 EdgeRole::After => None,
                 EdgeRole::Bind => {

@@ -715,6 +715,105 @@ impl<'s> StateInfo<'s> {
         self.index[&self.edge(k).src]
     }
 
+    /// The edge through scope node `node` that continues edge `k`'s
+    /// memlet path on the other side (`IN_x` <-> `OUT_x`), if unique.
+    fn through(&self, node: usize, connector: Option<&str>, forward: bool) -> Option<usize> {
+        let name = connector?;
+        let (from, to) = if forward {
+            ("IN_", "OUT_")
+        } else {
+            ("OUT_", "IN_")
+        };
+        let other = format!("{to}{}", name.strip_prefix(from)?);
+        let edges = if forward {
+            &self.out_edges[node]
+        } else {
+            &self.in_edges[node]
+        };
+        let mut matching = edges.iter().copied().filter(|&e| {
+            let conn = if forward {
+                &self.edge(e).src_connector
+            } else {
+                &self.edge(e).dst_connector
+            };
+            conn.as_deref() == Some(other.as_str())
+        });
+        let first = matching.next()?;
+        matching.next().is_none().then_some(first)
+    }
+
+    /// The node where edge `k`'s memlet path starts (DaCe's
+    /// `memlet_path(e)[0].src`).
+    fn path_start(&self, k: usize) -> usize {
+        let src = self.src(k);
+        if !(is_entry(self.node(src)) || is_exit(self.node(src))) {
+            return src;
+        }
+        match self.through(src, self.edge(k).src_connector.as_deref(), false) {
+            Some(previous) => self.path_start(previous),
+            None => src,
+        }
+    }
+
+    /// The node where edge `k`'s memlet path ends.
+    fn path_end(&self, k: usize) -> usize {
+        let dst = self.dst(k);
+        if !(is_entry(self.node(dst)) || is_exit(self.node(dst))) {
+            return dst;
+        }
+        match self.through(dst, self.edge(k).dst_connector.as_deref(), true) {
+            Some(next) => self.path_end(next),
+            None => dst,
+        }
+    }
+
+    /// The edge of view access node `i` (of container `data`) that leads
+    /// to the viewed data: DaCe's `get_view_edge`, rule for rule.
+    fn view_edge(&self, i: usize, data: &str) -> Option<usize> {
+        let ins = &self.in_edges[i];
+        let outs = &self.out_edges[i];
+        let is_access = |n: usize| matches!(self.node(n), dace::Node::AccessNode(_));
+        if ins.len() == 1 && outs.len() != 1 {
+            return is_access(self.path_start(ins[0])).then_some(ins[0]);
+        }
+        if outs.len() == 1 && ins.len() != 1 {
+            return is_access(self.path_end(outs[0])).then_some(outs[0]);
+        }
+        if ins.len() != 1 {
+            return None;
+        }
+        let (input, output) = (ins[0], outs[0]);
+        let src_is_data = is_access(self.path_start(input));
+        let dst_is_data = is_access(self.path_end(output));
+        match (src_is_data, dst_is_data) {
+            (true, false) => return Some(input),
+            (false, true) => return Some(output),
+            (false, false) => return None,
+            (true, true) => {}
+        }
+        if self.edge(input).dst_connector.as_deref() == Some("views") {
+            return Some(input);
+        }
+        if self.edge(output).src_connector.as_deref() == Some("views") {
+            return Some(output);
+        }
+        let names =
+            |e: usize| self.edge(e).attributes.data.attributes.data.as_deref() == Some(data);
+        match (names(input), names(output)) {
+            (true, false) => return Some(output),
+            (false, true) => return Some(input),
+            (true, true) => return None,
+            (false, false) => {}
+        }
+        if is_entry(self.node(self.src(input))) {
+            return Some(input);
+        }
+        if is_exit(self.node(self.dst(output))) {
+            return Some(output);
+        }
+        Some(input)
+    }
+
     fn dst(&self, k: usize) -> usize {
         self.index[&self.edge(k).dst]
     }
@@ -1388,6 +1487,15 @@ impl Printer {
                     };
                     let mut writes = Vec::new();
                     let mut bind = String::new();
+                    // The in-edge DaCe takes as the viewed data binds the
+                    // view; a view that writes back into the data it views
+                    // is a write of that downstream node.
+                    let viewed = container
+                        .ty
+                        .starts_with("!sdfg.view<")
+                        .then(|| info.view_edge(i, &node.attributes.data))
+                        .flatten()
+                        .filter(|&k| info.dst(k) == i);
                     for &k in &info.in_edges[i] {
                         let edge = info.edge(k);
                         let src_is_access =
@@ -1411,6 +1519,7 @@ impl Printer {
                         };
                         match edge.dst_connector.as_deref() {
                             Some("views") | Some("set") => bind = format!(" bind({operand})"),
+                            _ if viewed == Some(k) => bind = format!(" bind({operand})"),
                             _ => writes.push(operand),
                         }
                     }
@@ -1448,8 +1557,10 @@ impl Printer {
                     let mut outs = Vec::new();
                     let mut results = Vec::new();
                     for (conn, dtype) in &attrs.out_connectors {
-                        let ty =
-                            Self::output_type(info, i, conn, dtype.as_ref(), containers, true)?;
+                        let ty = Self::output_type(info, i, conn, dtype.as_ref(), containers, true)
+                            .or_else(|e| {
+                                self.inferred_output_type(info, i, sources, conn).ok_or(e)
+                            })?;
                         outs.push(format!("{} : {ty}", lit(conn)));
                         results.push((conn.clone(), ty));
                     }
@@ -1631,6 +1742,83 @@ impl Printer {
         if extra_code.iter().any(|c| !c.string_data.trim().is_empty()) {
             return None;
         }
+        let inputs = Self::tasklet_inputs(info, i, sources)?;
+        let scope_symbols = Self::scope_symbols(info, i);
+        let is_symbol =
+            |name: &str| scope_symbols.contains(name) || self.int_symbols.contains(name);
+        let signature = Signature {
+            inputs,
+            outputs: results.to_vec(),
+            is_symbol: &is_symbol,
+        };
+        python_tasklet::translate(&attrs.code.string_data, &signature).ok()
+    }
+
+    /// The type of untyped output connector `conn` of Python tasklet `i`
+    /// that no container tells, inferred from its code as DaCe's type
+    /// inference does (`b = a` has the type of `a`).
+    fn inferred_output_type(
+        &self,
+        info: &StateInfo<'_>,
+        i: usize,
+        sources: &HashMap<(usize, String), Source>,
+        conn: &str,
+    ) -> Option<String> {
+        let dace::Node::Tasklet(node) = info.node(i) else {
+            return None;
+        };
+        let inputs = Self::tasklet_inputs(info, i, sources)?;
+        // Types the translation does not compute in (vectors, say): the
+        // inputs' common element type, as `b = a * 2` has.
+        let mut elements = inputs.iter().map(|(_, ty)| match ty {
+            InputType::Element(t) | InputType::Array { element: t, .. } => Some(t.clone()),
+            InputType::Opaque => None,
+        });
+        let first = elements.next().flatten();
+        let common = first.filter(|f| elements.all(|t| t.as_ref() == Some(f)));
+        let scope_symbols = Self::scope_symbols(info, i);
+        let is_symbol =
+            |name: &str| scope_symbols.contains(name) || self.int_symbols.contains(name);
+        let signature = Signature {
+            inputs,
+            outputs: Vec::new(),
+            is_symbol: &is_symbol,
+        };
+        python_tasklet::infer_type(&node.attributes.code.string_data, &signature, conn)
+            .map(|ty| ty.mlir())
+            .or(common)
+    }
+
+    /// The map parameters and consume PE indices visible at node `i`.
+    fn scope_symbols(info: &StateInfo<'_>, i: usize) -> HashSet<String> {
+        let mut scope_symbols = HashSet::new();
+        let mut scope = info.scope[i];
+        while let Some(entry) = scope {
+            match info.node(entry) {
+                dace::Node::MapEntry(map) => {
+                    scope_symbols.extend(map.attributes.params.iter().cloned())
+                }
+                dace::Node::ConsumeEntry(consume) => {
+                    scope_symbols.insert(consume.attributes.pe_index.clone());
+                }
+                _ => {}
+            }
+            scope = info.scope[entry];
+        }
+        scope_symbols
+    }
+
+    /// The input connectors of tasklet `i` as its body sees them, in the
+    /// order of its `ins`.
+    fn tasklet_inputs(
+        info: &StateInfo<'_>,
+        i: usize,
+        sources: &HashMap<(usize, String), Source>,
+    ) -> Option<Vec<(String, InputType)>> {
+        let dace::Node::Tasklet(node) = info.node(i) else {
+            return None;
+        };
+        let attrs = &node.attributes;
         let mut inputs = Vec::new();
         for &k in &info.in_edges[i] {
             let edge = info.edge(k);
@@ -1669,28 +1857,7 @@ impl Printer {
             };
             inputs.push((conn.to_string(), ty));
         }
-        let mut scope_symbols = HashSet::new();
-        let mut scope = info.scope[i];
-        while let Some(entry) = scope {
-            match info.node(entry) {
-                dace::Node::MapEntry(map) => {
-                    scope_symbols.extend(map.attributes.params.iter().cloned())
-                }
-                dace::Node::ConsumeEntry(consume) => {
-                    scope_symbols.insert(consume.attributes.pe_index.clone());
-                }
-                _ => {}
-            }
-            scope = info.scope[entry];
-        }
-        let is_symbol =
-            |name: &str| scope_symbols.contains(name) || self.int_symbols.contains(name);
-        let signature = Signature {
-            inputs,
-            outputs: results.to_vec(),
-            is_symbol: &is_symbol,
-        };
-        python_tasklet::translate(&attrs.code.string_data, &signature).ok()
+        Some(inputs)
     }
 
     /// Like [`Self::named_inputs`], with connector-less data edges named by

@@ -286,27 +286,7 @@ pub fn translate(code: &str, signature: &Signature<'_>) -> Result<String> {
         next: 0,
         unsafe_ops: false,
     };
-    let mut args = Vec::new();
-    for (k, (name, ty)) in signature.inputs.iter().enumerate() {
-        let arg = format!("%arg{k}");
-        args.push(format!("{arg}: {}", ty.mlir()));
-        let binding = match ty {
-            InputType::Element(element) => {
-                let ty = Ty::parse(element).ok_or_else(|| {
-                    format!("input \"{name}\" has the unsupported type {element}")
-                })?;
-                Binding::Value(V::Ssa(arg, ty))
-            }
-            InputType::Array { element, shape } => {
-                let ty = Ty::parse(element).ok_or_else(|| {
-                    format!("input \"{name}\" has the unsupported type {element}")
-                })?;
-                Binding::Array(arg, ty, shape.len())
-            }
-            InputType::Opaque => return Err(format!("input \"{name}\" is not a value")),
-        };
-        translator.names.insert(name.clone(), binding);
-    }
+    let args = translator.bind_inputs()?;
     let mut outputs = Vec::new();
     for (name, ty) in &signature.outputs {
         outputs.push(
@@ -342,7 +322,53 @@ pub fn translate(code: &str, signature: &Signature<'_>) -> Result<String> {
     Ok(body)
 }
 
+/// The type DaCe's type inference would give `name` after running `code`
+/// (for an output connector that no container types), or `None` if the
+/// code does not translate or does not assign it a value.
+pub fn infer_type(code: &str, signature: &Signature<'_>, name: &str) -> Option<Ty> {
+    let suite = ast::Suite::parse(code, "<tasklet>").ok()?;
+    let mut translator = Translator {
+        signature,
+        lines: Vec::new(),
+        names: HashMap::new(),
+        next: 0,
+        unsafe_ops: false,
+    };
+    translator.bind_inputs().ok()?;
+    for statement in &suite {
+        translator.statement(statement).ok()?;
+    }
+    match translator.names.get(name)? {
+        Binding::Value(value) => Some(value.ty().unwrap_or(Ty::Int(64))),
+        Binding::Array(..) => None,
+    }
+}
+
 impl Translator<'_> {
+    /// Binds the input connectors to the block arguments; returns the
+    /// arguments as printed in the block header.
+    fn bind_inputs(&mut self) -> Result<Vec<String>> {
+        let mut args = Vec::new();
+        for (k, (name, ty)) in self.signature.inputs.iter().enumerate() {
+            let arg = format!("%arg{k}");
+            args.push(format!("{arg}: {}", ty.mlir()));
+            let unsupported = |t: &str| format!("input \"{name}\" has the unsupported type {t}");
+            let binding = match ty {
+                InputType::Element(element) => {
+                    let ty = Ty::parse(element).ok_or_else(|| unsupported(element))?;
+                    Binding::Value(V::Ssa(arg, ty))
+                }
+                InputType::Array { element, shape } => {
+                    let ty = Ty::parse(element).ok_or_else(|| unsupported(element))?;
+                    Binding::Array(arg, ty, shape.len())
+                }
+                InputType::Opaque => return Err(format!("input \"{name}\" is not a value")),
+            };
+            self.names.insert(name.clone(), binding);
+        }
+        Ok(args)
+    }
+
     /// Appends `op` as the definition of a fresh value; returns its name.
     fn emit_op(&mut self, op: String) -> String {
         let name = format!("%{}", self.next);
