@@ -686,9 +686,11 @@ fn memlet_data<'a>(
             output_container(*scope.results().get(k)?)
         }
         // A write into an access node names the node's container, unless it
-        // is a copy from another access node, which names the source.
+        // is a copy from another container (an access node, or a scope's
+        // block argument standing for one), which names the source.
         ("sdfg.access", EdgeRole::Input)
-            if !source.defining_op().is_some_and(|d| d.is("sdfg.access")) =>
+            if !source.defining_op().is_some_and(|d| d.is("sdfg.access"))
+                && !(is_container && source.block_arg().is_some()) =>
         {
             op.operands().first().and_then(|d| container_name(*d))
         }

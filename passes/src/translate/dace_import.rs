@@ -362,7 +362,7 @@ fn wcr_text(lambda: &str) -> String {
 fn memlet_text(
     path: &str,
     memlet: &dace::Memlet,
-    flip: Option<&[String]>,
+    flip: Option<Flip<'_>>,
     keep_data: bool,
 ) -> Result<Option<String>> {
     let attrs = &memlet.attributes;
@@ -377,7 +377,11 @@ fn memlet_text(
         Some(o) => Some(subset_text(&format!("{path}.attributes.other_subset"), o)?),
         None => None,
     };
-    if let Some(source_shape) = flip {
+    if let Some(Flip {
+        source_shape,
+        keep_other,
+    }) = flip
+    {
         let source = match other.take() {
             Some(o) => o,
             None => {
@@ -394,7 +398,7 @@ fn memlet_text(
                     .or_else(|e| error(path, format!("invalid source shape: {e}")))?
             }
         };
-        other = Some(main);
+        other = keep_other.then_some(main);
         main = source;
     }
     let mut text = format!("[{}", lit(&main.to_string()));
@@ -466,6 +470,18 @@ fn results_lhs(value: &str, count: usize) -> String {
         1 => format!("{value} = "),
         n => format!("{value}:{n} = "),
     }
+}
+
+/// How to re-express a DaCe memlet that names the far end of its path for
+/// the container at its access-node end (DaCe's `is_data_src` false): its
+/// other subset (or the whole source container) becomes the subset.
+#[derive(Clone, Copy)]
+struct Flip<'a> {
+    /// The shape of the source container, for a memlet without other subset.
+    source_shape: &'a [String],
+    /// Whether the memlet keeps the far end's subset as its other subset
+    /// (only copies into access nodes have one).
+    keep_other: bool,
 }
 
 /// Emits the dialect's text for SDFGs.
@@ -885,6 +901,27 @@ impl Printer {
     fn fresh(&mut self) -> String {
         self.next_value += 1;
         format!("%v{}", self.next_value)
+    }
+
+    /// For edge `k` into or out of a scope entry whose memlet path starts
+    /// at an access node other than the container its memlet names: the
+    /// shape of the path's source container.
+    fn far_end_source(&self, info: &StateInfo<'_>, k: usize) -> Option<Vec<String>> {
+        let data = info.edge(k).attributes.data.attributes.data.as_deref()?;
+        let start = info.path_start(k);
+        // Out of an exit, the value is the scope's output: its memlet
+        // names the destination, as the dialect's does.
+        if is_exit(info.node(info.src(k)))
+            || (start == info.src(k) && !is_entry(info.node(info.dst(k))))
+        {
+            return None;
+        }
+        match info.node(start) {
+            dace::Node::AccessNode(source) if source.attributes.data != data => {
+                self.shapes.get(&source.attributes.data).cloned()
+            }
+            _ => None,
+        }
     }
 
     /// Records the shape of container `name` and, for a structure, prints
@@ -1343,7 +1380,7 @@ impl Printer {
         info: &StateInfo<'_>,
         k: usize,
         sources: &HashMap<(usize, String), Source>,
-        flip: Option<&[String]>,
+        flip: Option<Flip<'_>>,
     ) -> Result<Option<String>> {
         let at = format!("{}.edges[{k}]", info.path);
         // From a tasklet or a consume entry (whose element is a value) to
@@ -1510,10 +1547,19 @@ impl Printer {
                                     .cloned()
                                     .unwrap_or_default(),
                             ),
-                            _ => None,
+                            // Through scopes: the path starts at another
+                            // access node than the memlet names.
+                            _ => self.far_end_source(info, k),
                         };
-                        let Some(operand) =
-                            self.operand(info, k, sources, source_shape.as_deref())?
+                        let Some(operand) = self.operand(
+                            info,
+                            k,
+                            sources,
+                            source_shape.as_deref().map(|source_shape| Flip {
+                                source_shape,
+                                keep_other: true,
+                            }),
+                        )?
                         else {
                             continue;
                         };
@@ -1896,7 +1942,14 @@ impl Printer {
             let Some(conn) = info.edge(k).dst_connector.clone() else {
                 continue;
             };
-            let Some(operand) = self.operand(info, k, sources, None)? else {
+            // A scope input whose memlet names the container at the far end
+            // of its path is re-expressed for the access node it reads.
+            let source_shape = self.far_end_source(info, k);
+            let flip = source_shape.as_deref().map(|source_shape| Flip {
+                source_shape,
+                keep_other: false,
+            });
+            let Some(operand) = self.operand(info, k, sources, flip)? else {
                 continue;
             };
             let ty = Self::edge_source(info, k, sources)
