@@ -111,9 +111,10 @@ fn corpus_import_rate() {
     assert!(imported * 100 >= total * MINIMUM_PERCENT, "{report}");
 }
 
-/// The import rate this suite guarantees today (94.4% measured: 760 of 805;
-/// issue 4 asks for 99%).
-const MINIMUM_PERCENT: usize = 90;
+/// The import rate issue 4 asks for (99.0% measured: 797 of 805; seven of
+/// the eight others are files DaCe's own `validate()` rejects, and all give
+/// diagnostics).
+const MINIMUM_PERCENT: usize = 99;
 
 /// Imports `path`, exports the result and imports that again: returns the
 /// exported bytes when the two imports print the same module.
@@ -159,8 +160,8 @@ fn dace_python() -> Option<PathBuf> {
 }
 
 /// Every corpus file that imports goes through export and back to the same
-/// module, and DaCe 1.0.2 loads and validates what we export for the files
-/// it validates itself.
+/// module (all of them), and DaCe 1.0.2 loads and validates what we export
+/// for the files it validates itself.
 #[test]
 fn corpus_export_round_trips_and_dace_validates() {
     let dir = corpus_dir().join("dace");
@@ -170,7 +171,9 @@ fn corpus_export_round_trips_and_dace_validates() {
     let mut fixed = 0;
     let mut failures: std::collections::BTreeMap<String, usize> = Default::default();
     let mut validated_by_dace = Vec::new();
-    for (file, verdict) in dace_index() {
+    let index = dace_index();
+    let dace_validates = index.iter().filter(|(_, v)| v == "ok").count();
+    for (file, verdict) in index {
         let path = dir.join(&file);
         if import(&path).is_err() {
             continue;
@@ -219,31 +222,24 @@ fn corpus_export_round_trips_and_dace_validates() {
             .and_then(|n| n.trim().parse().ok())
             .unwrap_or(0);
         report.push_str(&format!(
-            "DaCe 1.0.2 loads and validates {valid} of {} exported files that it validates in their original form\n",
+            "DaCe 1.0.2 loads and validates {valid} of the {dace_validates} files it validates in their original form, exported ({} exported)\n",
             validated_by_dace.len()
         ));
         for line in stdout.lines().filter(|l| l.starts_with("FAIL")).take(15) {
             report.push_str(&format!("  {line}\n"));
         }
         assert!(
-            valid * 100 >= validated_by_dace.len() * MINIMUM_DACE_VALID_PERCENT,
+            valid * 100 >= dace_validates * MINIMUM_DACE_VALID_PERCENT,
             "{report}"
         );
     }
     let _ = std::fs::remove_dir_all(&out);
     let _ = std::io::Write::write_all(&mut std::io::stderr(), report.as_bytes());
-    assert!(
-        fixed * 100 >= imported * MINIMUM_FIXED_POINT_PERCENT,
-        "{report}"
-    );
+    assert_eq!(fixed, imported, "{report}");
 }
 
-/// Guaranteed share of imported files whose round trip is a fixed point
-/// (98.0% measured: 745 of 760).
-const MINIMUM_FIXED_POINT_PERCENT: usize = 95;
-/// Guaranteed share of the exports (of files DaCe validates) that DaCe
-/// validates (99.3% measured: 735 of 740; counted against all 792 files
-/// DaCe validates, 92.8%, since 52 of them do not import or round-trip yet).
+/// The share of the files DaCe validates whose export DaCe validates, as
+/// issue 4 asks (99.6% measured: 789 of 792).
 const MINIMUM_DACE_VALID_PERCENT: usize = 95;
 
 /// The exported seeds compile and run in DaCe 1.0.2 and give the same
