@@ -576,6 +576,8 @@ struct StateBuilder {
     scopes: Vec<(Option<usize>, usize)>,
     /// Per node id: has in-edges, has out-edges.
     connected: Vec<(bool, bool)>,
+    /// The exit node of each scope entry.
+    exit_of: HashMap<usize, usize>,
 }
 
 impl StateBuilder {
@@ -674,9 +676,16 @@ fn memlet_data<'a>(
     source: Val<'a>,
     role: EdgeRole,
     connector: Option<&str>,
+    copy: bool,
 ) -> Option<String> {
     let is_container = Container::from_type(source.ty()).is_some();
+    let from_access = source.defining_op().filter(|d| d.is("sdfg.access"));
     match (op.name(), role) {
+        // A copy from an access node into a scope exit names its source
+        // (the other subset is the scope output's).
+        ("sdfg.exit", _) if copy && from_access.is_some() => from_access
+            .and_then(|access| access.operands().first().copied())
+            .and_then(container_name),
         ("sdfg.exit", _) => {
             let scope = op.parent()?;
             let k = scope
@@ -689,8 +698,7 @@ fn memlet_data<'a>(
         // is a copy from another container (an access node, or a scope's
         // block argument standing for one), which names the source.
         ("sdfg.access", EdgeRole::Input)
-            if !source.defining_op().is_some_and(|d| d.is("sdfg.access"))
-                && !(is_container && source.block_arg().is_some()) =>
+            if !(from_access.is_some() || is_container && source.block_arg().is_some()) =>
         {
             op.operands().first().and_then(|d| container_name(*d))
         }
@@ -943,10 +951,10 @@ impl Exporter {
             };
             let memlet = match &edge.memlet {
                 Some(memlet) => {
-                    let data = memlet
-                        .data
-                        .clone()
-                        .or_else(|| memlet_data(op, edge.source, edge.role, edge.connector));
+                    let data = memlet.data.clone().or_else(|| {
+                        let copy = memlet.other.is_some();
+                        memlet_data(op, edge.source, edge.role, edge.connector, copy)
+                    });
                     // A value from one tasklet to another through no
                     // container is DaCe's code-to-code edge: no memlet.
                     let value_edge = op.is("sdfg.tasklet")
@@ -1126,12 +1134,13 @@ impl Exporter {
                 if builder.scopes[id].0 != Some(entry) || id == exit {
                     continue;
                 }
-                let (has_in, has_out) = builder.connected[id];
-                if !has_in {
+                // A nested scope leaves through its exit node.
+                let last = builder.exit_of.get(&id).copied().unwrap_or(id);
+                if !builder.connected[id].0 {
                     builder.add_edge((entry, None), (id, None), empty_memlet());
                 }
-                if !has_out {
-                    builder.add_edge((id, None), (exit, None), empty_memlet());
+                if !builder.connected[last].1 {
+                    builder.add_edge((last, None), (exit, None), empty_memlet());
                 }
             }
         }
@@ -1241,6 +1250,7 @@ impl Exporter {
         builder.nodes[exit]["scope_entry"] = json!(entry.to_string());
         builder.nodes[exit]["scope_exit"] = json!(exit.to_string());
         builder.scopes[exit].0 = Some(entry);
+        builder.exit_of.insert(entry, exit);
         self.in_edges(op, entry, "IN_", builder)?;
         let mut arg_connectors: Vec<String> = Vec::new();
         if op.is("sdfg.consume") {

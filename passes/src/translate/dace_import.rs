@@ -364,6 +364,7 @@ fn memlet_text(
     memlet: &dace::Memlet,
     flip: Option<Flip<'_>>,
     keep_data: bool,
+    outer: Option<&[(String, Range)]>,
 ) -> Result<Option<String>> {
     let attrs = &memlet.attributes;
     if attrs.data.is_none() {
@@ -400,6 +401,18 @@ fn memlet_text(
         };
         other = keep_other.then_some(main);
         main = source;
+    }
+    // An outer memlet of a map that still uses the map's parameters was
+    // never propagated: DaCe's propagation replaces it by its image over
+    // the map's range (and drops the inner side's other subset).
+    if let Some(params) = outer {
+        let symbols = main.free_symbols();
+        if params.iter().any(|(p, _)| symbols.contains(p)) {
+            if let Ok(image) = main.image(params, &sdfg_symbolic::Assumptions::new()) {
+                main = image;
+                other = None;
+            }
+        }
     }
     let mut text = format!("[{}", lit(&main.to_string()));
     if let Some(other) = other {
@@ -756,6 +769,37 @@ impl<'s> StateInfo<'s> {
         });
         let first = matching.next()?;
         matching.next().is_none().then_some(first)
+    }
+
+    /// For an edge into a map entry or out of a map exit (an outer
+    /// memlet), the map's parameters and ranges.
+    fn outer_map_params(&self, k: usize) -> Result<Option<Vec<(String, Range)>>> {
+        let entry = match (self.node(self.src(k)), self.node(self.dst(k))) {
+            (dace::Node::MapExit(_), _) => match self.scope[self.src(k)] {
+                Some(entry) => entry,
+                None => return Ok(None),
+            },
+            (_, dace::Node::MapEntry(_)) => self.dst(k),
+            _ => return Ok(None),
+        };
+        let dace::Node::MapEntry(map) = self.node(entry) else {
+            return Ok(None);
+        };
+        let attrs = &map.attributes;
+        let mut params = Vec::new();
+        for (d, (param, dim)) in attrs.params.iter().zip(&attrs.range.ranges).enumerate() {
+            let at = format!("{}.nodes[{entry}].attributes.range.ranges[{d}]", self.path);
+            params.push((
+                param.clone(),
+                Range::from_dace_inclusive(
+                    expr(&at, &dim.start.main().0)?,
+                    expr(&at, &dim.end.main().0)?,
+                    expr(&at, &dim.step.main().0)?,
+                    expr(&at, &dim.tile.main().0)?,
+                ),
+            ));
+        }
+        Ok(Some(params))
     }
 
     /// The node where edge `k`'s memlet path starts (DaCe's
@@ -1393,6 +1437,7 @@ impl Printer {
             info.node(info.dst(k)),
             dace::Node::AccessNode(_) | dace::Node::MapExit(_) | dace::Node::ConsumeExit(_)
         );
+        let outer = info.outer_map_params(k)?;
         let memlet = if info.is_value_edge(k) {
             Some("[\"0\"]".to_string())
         } else {
@@ -1401,6 +1446,7 @@ impl Printer {
                 &info.edge(k).attributes.data,
                 flip,
                 keep_data,
+                outer.as_deref(),
             )?
         };
         let Some(memlet) = memlet else {
