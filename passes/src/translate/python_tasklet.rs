@@ -261,9 +261,21 @@ struct Translator<'a> {
 
 type Result<T> = std::result::Result<T, String>;
 
-fn float_text(value: f64) -> String {
+/// A float constant as MLIR reads it for type `ty`: decimal with a point,
+/// or the bit pattern of the type's width for infinities and NaNs.
+fn float_text(value: f64, ty: Ty) -> String {
+    let value = if ty == Ty::Float(16) && value.abs() > 65504.0 {
+        value * f64::INFINITY
+    } else {
+        value
+    };
     if !value.is_finite() {
-        return format!("0x{:016X}", value.to_bits());
+        return match ty {
+            Ty::Float(16) if value.is_nan() => "0x7E00".into(),
+            Ty::Float(16) => format!("0x{}", if value > 0.0 { "7C00" } else { "FC00" }),
+            Ty::Float(32) => format!("0x{:08X}", (value as f32).to_bits()),
+            _ => format!("0x{:016X}", value.to_bits()),
+        };
     }
     let text = format!("{value:?}");
     match text.split_once('e') {
@@ -386,7 +398,7 @@ impl Translator<'_> {
     fn constant(&mut self, value: Num, ty: Ty) -> String {
         let op = match (ty, value.cast(ty)) {
             (Ty::Bool, Num::Int(n)) => format!("arith.constant {}", n != 0),
-            (_, Num::Float(x)) => format!("arith.constant {} : {}", float_text(x), ty.mlir()),
+            (_, Num::Float(x)) => format!("arith.constant {} : {}", float_text(x, ty), ty.mlir()),
             (_, Num::Int(n)) => format!("arith.constant {n} : {}", ty.mlir()),
         };
         self.emit_op(op)
@@ -1026,6 +1038,36 @@ mod tests {
         assert!(translate("b = a", &unsigned)
             .unwrap_err()
             .contains("unsupported type ui32"));
+    }
+
+    proptest::proptest! {
+        /// Arbitrary token soup never panics the translation: it translates
+        /// or says why not.
+        #[test]
+        fn arbitrary_code_translates_or_is_refused(
+            tokens in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "b", "a", "w", "i", "=", "+", "-", "*", "/", "//", "%", "**", "(", ")",
+                    "[", "]", ",", "0", "1", "2.5", "1e300", "99999999999999999999", "<",
+                    "==", "and", "not", "if", "else", "math.sqrt", "min", "abs", "int",
+                    "dace.float32", "\n", "+=", "~", "True",
+                ]),
+                0..24,
+            )
+        ) {
+            let symbols = |n: &str| n == "i";
+            let sig = signature(
+                &[
+                    ("a", element("f32")),
+                    ("w", InputType::Array { element: "i64".into(), shape: vec![Some(4)] }),
+                ],
+                &[("b", "f64")],
+                &symbols,
+            );
+            let code = tokens.join(" ");
+            let _ = translate(&code, &sig);
+            let _ = infer_type(&code, &sig, "b");
+        }
     }
 
     #[test]

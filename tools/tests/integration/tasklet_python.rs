@@ -27,6 +27,8 @@ const SNIPPETS: &[&str] = &[
     "o = dace.float32(0.1) * a + 1e-5\np = 1 + 2",
     "p = i\no = a",
     "o = (a if a < x else x) + (1 if i == 2 else 0)\np = -3",
+    "o = dace.float32(1e300) + a + math.inf\np = dace.int32(1e300)",
+    "o = -math.inf * x + math.nan\np = int(-2.7)",
 ];
 
 fn signature(is_symbol: &dyn Fn(&str) -> bool) -> Signature<'_> {
