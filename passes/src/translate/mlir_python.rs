@@ -274,8 +274,8 @@ impl<'a> Printer<'a> {
             "arith.addf" | "arith.addi" => binary("+", self),
             "arith.subf" | "arith.subi" => binary("-", self),
             "arith.mulf" | "arith.muli" => binary("*", self),
-            "arith.divf" | "arith.divsi" => binary("/", self),
-            "arith.remsi" => binary("%", self),
+            "arith.divf" | "arith.divsi" | "arith.divui" => binary("/", self),
+            "arith.remsi" | "arith.remui" => binary("%", self),
             "arith.remf" => call("math.fmod", self, None),
             "arith.andi" if result_ty == Ty::Bool => binary("and", self),
             "arith.ori" if result_ty == Ty::Bool => binary("or", self),
@@ -287,9 +287,9 @@ impl<'a> Printer<'a> {
             "arith.ori" => binary("|", self),
             "arith.xori" => binary("^", self),
             "arith.shli" => binary("<<", self),
-            "arith.shrsi" => binary(">>", self),
-            "arith.minimumf" | "arith.minsi" => call("min", self, None),
-            "arith.maximumf" | "arith.maxsi" => call("max", self, None),
+            "arith.shrsi" | "arith.shrui" => binary(">>", self),
+            "arith.minimumf" | "arith.minsi" | "arith.minui" => call("min", self, None),
+            "arith.maximumf" | "arith.maxsi" | "arith.maxui" => call("max", self, None),
             "math.ipowi" => binary("**", self),
             "math.powf" | "math.fpowi" => {
                 // A float base must stay a float where the exponent is a
@@ -323,10 +323,12 @@ impl<'a> Printer<'a> {
                 let symbol = match (name, predicate) {
                     ("arith.cmpf", 1) | ("arith.cmpi", 0) => "==",
                     ("arith.cmpf", 13) | ("arith.cmpi", 1) => "!=",
-                    ("arith.cmpf", 4) | ("arith.cmpi", 2) => "<",
-                    ("arith.cmpf", 5) | ("arith.cmpi", 3) => "<=",
-                    ("arith.cmpf", 2) | ("arith.cmpi", 4) => ">",
-                    ("arith.cmpf", 3) | ("arith.cmpi", 5) => ">=",
+                    // Unsigned predicates come from unsigned operands,
+                    // which the translation compares unsigned again.
+                    ("arith.cmpf", 4) | ("arith.cmpi", 2 | 6) => "<",
+                    ("arith.cmpf", 5) | ("arith.cmpi", 3 | 7) => "<=",
+                    ("arith.cmpf", 2) | ("arith.cmpi", 4 | 8) => ">",
+                    ("arith.cmpf", 3) | ("arith.cmpi", 5 | 9) => ">=",
                     _ => {
                         return Err(unsupported(
                             "has a predicate Python comparisons cannot express".into(),
@@ -351,7 +353,18 @@ impl<'a> Printer<'a> {
                 let printed = self.operands(op, &[(&operands[0], None)])?;
                 Ok(format!("dace.{}({})", result_ty.dace_name(), printed[0]))
             }
-            "arith.index_cast" => {
+            "arith.fptoui" => {
+                let printed = self.operands(op, &[(&operands[0], None)])?;
+                let Ty::Int(bits) = result_ty else {
+                    return Err(unsupported("converts to a non-integer".into()));
+                };
+                Ok(format!(
+                    "dace.{}({})",
+                    Ty::UInt(bits).dace_name(),
+                    printed[0]
+                ))
+            }
+            "arith.index_cast" | "arith.index_castui" => {
                 let printed = self.operands(op, &[(&operands[0], None)])?;
                 Ok(printed[0].clone())
             }

@@ -33,7 +33,7 @@
 //!
 //! Code that is not straight-line arithmetic on the connectors (calls of
 //! unknown functions, statements other than assignments, stores into array
-//! connectors, streams, unsigned or complex types, `if` statements,
+//! connectors, streams, unsigned outputs, complex types, `if` statements,
 //! conditional expressions that would have to speculate loads or integer
 //! divisions) is not translated: the importer keeps it as Python text, and
 //! [`translate`] says why.
@@ -50,6 +50,9 @@ pub enum Ty {
     Bool,
     /// A signless integer of the given width, signed in arithmetic.
     Int(u32),
+    /// An unsigned integer of the given width (DaCe's `uintN`): a signless
+    /// MLIR integer whose operations are the unsigned ones.
+    UInt(u32),
     /// A float of the given width (16, 32 or 64).
     Float(u32),
     /// `index`, for subscripts.
@@ -65,6 +68,10 @@ impl Ty {
             "i16" => Ty::Int(16),
             "i32" => Ty::Int(32),
             "i64" => Ty::Int(64),
+            "ui8" => Ty::UInt(8),
+            "ui16" => Ty::UInt(16),
+            "ui32" => Ty::UInt(32),
+            "ui64" => Ty::UInt(64),
             "f16" => Ty::Float(16),
             "f32" => Ty::Float(32),
             "f64" => Ty::Float(64),
@@ -77,7 +84,7 @@ impl Ty {
     pub fn mlir(self) -> String {
         match self {
             Ty::Bool => "i1".into(),
-            Ty::Int(bits) => format!("i{bits}"),
+            Ty::Int(bits) | Ty::UInt(bits) => format!("i{bits}"),
             Ty::Float(bits) => format!("f{bits}"),
             Ty::Index => "index".into(),
         }
@@ -91,6 +98,10 @@ impl Ty {
             Ty::Int(16) => "int16",
             Ty::Int(32) => "int32",
             Ty::Int(_) | Ty::Index => "int64",
+            Ty::UInt(8) => "uint8",
+            Ty::UInt(16) => "uint16",
+            Ty::UInt(32) => "uint32",
+            Ty::UInt(_) => "uint64",
             Ty::Float(16) => "float16",
             Ty::Float(32) => "float32",
             Ty::Float(_) => "float64",
@@ -105,6 +116,10 @@ impl Ty {
             "int16" => Ty::Int(16),
             "int32" => Ty::Int(32),
             "int64" | "int" => Ty::Int(64),
+            "uint8" => Ty::UInt(8),
+            "uint16" => Ty::UInt(16),
+            "uint32" => Ty::UInt(32),
+            "uint64" => Ty::UInt(64),
             "float16" => Ty::Float(16),
             "float32" => Ty::Float(32),
             "float64" | "float" | "double" => Ty::Float(64),
@@ -115,6 +130,11 @@ impl Ty {
     /// Whether this is a float type.
     pub fn is_float(self) -> bool {
         matches!(self, Ty::Float(_))
+    }
+
+    /// Whether this is an unsigned integer type.
+    pub fn is_unsigned(self) -> bool {
+        matches!(self, Ty::UInt(_))
     }
 }
 
@@ -135,7 +155,17 @@ pub fn unify(a: Option<Ty>, b: Option<Ty>) -> Ty {
         (Some(Ty::Float(x)), Some(Ty::Float(y))) => Ty::Float(x.max(y)),
         (Some(Ty::Float(x)), _) | (_, Some(Ty::Float(x))) => Ty::Float(x),
         (Some(Ty::Int(x)), Some(Ty::Int(y))) => Ty::Int(x.max(y)),
+        (Some(Ty::UInt(x)), Some(Ty::UInt(y))) => Ty::UInt(x.max(y)),
+        // C++: the unsigned type wins unless the signed one is wider.
+        (Some(Ty::UInt(u)), Some(Ty::Int(i))) | (Some(Ty::Int(i)), Some(Ty::UInt(u))) => {
+            if i > u {
+                Ty::Int(i)
+            } else {
+                Ty::UInt(u)
+            }
+        }
         (Some(Ty::Int(x)), _) | (_, Some(Ty::Int(x))) => Ty::Int(x),
+        (Some(Ty::UInt(x)), _) | (_, Some(Ty::UInt(x))) => Ty::UInt(x),
         (Some(Ty::Bool), Some(Ty::Bool)) => Ty::Bool,
         _ => Ty::Int(64),
     }
@@ -162,7 +192,7 @@ impl InputType {
     /// The MLIR type of the block argument.
     pub fn mlir(&self) -> String {
         match self {
-            InputType::Element(ty) => ty.clone(),
+            InputType::Element(ty) => signless(ty),
             InputType::Array { element, shape } => {
                 let mut text = String::from("memref<");
                 for size in shape {
@@ -173,10 +203,19 @@ impl InputType {
                         None => text.push_str("?x"),
                     }
                 }
-                format!("{text}{element}>")
+                format!("{text}{}>", signless(element))
             }
             InputType::Opaque => "none".into(),
         }
+    }
+}
+
+/// The MLIR spelling of an element type in a body: unsigned integers are
+/// signless there (their operations carry the unsignedness).
+fn signless(ty: &str) -> String {
+    match Ty::parse(ty) {
+        Some(t @ Ty::UInt(_)) => t.mlir(),
+        _ => ty.to_string(),
     }
 }
 
@@ -208,8 +247,9 @@ impl Num {
         match (self, ty) {
             (Num::Int(n), Ty::Bool) => Num::Int(i64::from(n != 0)),
             (Num::Float(x), Ty::Bool) => Num::Int(i64::from(x != 0.0)),
-            (Num::Int(n), Ty::Int(bits)) => Num::Int(int(n, bits)),
+            (Num::Int(n), Ty::Int(bits) | Ty::UInt(bits)) => Num::Int(int(n, bits)),
             (Num::Float(x), Ty::Int(bits)) => Num::Int(int(x.trunc() as i64, bits)),
+            (Num::Float(x), Ty::UInt(bits)) => Num::Int(int(x.trunc() as u64 as i64, bits)),
             (Num::Int(n), Ty::Index) => Num::Int(n),
             (Num::Float(x), Ty::Index) => Num::Int(x.trunc() as i64),
             (Num::Int(n), Ty::Float(bits)) => Num::Float(n as f64).cast(Ty::Float(bits)),
@@ -301,10 +341,14 @@ pub fn translate(code: &str, signature: &Signature<'_>) -> Result<String> {
     let args = translator.bind_inputs()?;
     let mut outputs = Vec::new();
     for (name, ty) in &signature.outputs {
-        outputs.push(
-            Ty::parse(ty)
-                .ok_or_else(|| format!("output \"{name}\" has the unsupported type {ty}"))?,
-        );
+        match Ty::parse(ty) {
+            // The tasklet's result would have to be `uiN`, which no
+            // arithmetic op yields.
+            Some(Ty::UInt(_)) | None => {
+                return Err(format!("output \"{name}\" has the unsupported type {ty}"))
+            }
+            Some(t) => outputs.push(t),
+        }
     }
     for statement in &suite {
         translator.statement(statement)?;
@@ -411,21 +455,31 @@ impl Translator<'_> {
             V::Const(n, _) => return Ok(self.constant(*n, to)),
             V::Ssa(name, ty) => (name.clone(), *ty),
         };
-        if from == to {
+        let (f, t) = (from.mlir(), to.mlir());
+        // Signed and unsigned integers of one width are the same bits.
+        if from == to || (f == t && !from.is_float() && from != Ty::Bool) {
             return Ok(name);
         }
-        let (f, t) = (from.mlir(), to.mlir());
         let op = match (from, to) {
-            (Ty::Int(a), Ty::Int(b)) if a < b => format!("arith.extsi {name} : {f} to {t}"),
-            (Ty::Int(_), Ty::Int(_)) => format!("arith.trunci {name} : {f} to {t}"),
-            (Ty::Bool, Ty::Int(_)) => format!("arith.extui {name} : {f} to {t}"),
-            (Ty::Bool, Ty::Float(_)) => format!("arith.uitofp {name} : {f} to {t}"),
+            (Ty::Int(a), Ty::Int(b) | Ty::UInt(b)) if a < b => {
+                format!("arith.extsi {name} : {f} to {t}")
+            }
+            (Ty::UInt(a), Ty::Int(b) | Ty::UInt(b)) if a < b => {
+                format!("arith.extui {name} : {f} to {t}")
+            }
+            (Ty::Int(_) | Ty::UInt(_), Ty::Int(_) | Ty::UInt(_)) => {
+                format!("arith.trunci {name} : {f} to {t}")
+            }
+            (Ty::Bool, Ty::Int(_) | Ty::UInt(_)) => format!("arith.extui {name} : {f} to {t}"),
+            (Ty::Bool | Ty::UInt(_), Ty::Float(_)) => format!("arith.uitofp {name} : {f} to {t}"),
             (Ty::Int(_), Ty::Float(_)) => format!("arith.sitofp {name} : {f} to {t}"),
             (Ty::Float(_), Ty::Int(_)) => format!("arith.fptosi {name} : {f} to {t}"),
+            (Ty::Float(_), Ty::UInt(_)) => format!("arith.fptoui {name} : {f} to {t}"),
+            (Ty::UInt(_), Ty::Index) => format!("arith.index_castui {name} : {f} to {t}"),
             (Ty::Float(a), Ty::Float(b)) if a < b => format!("arith.extf {name} : {f} to {t}"),
             (Ty::Float(_), Ty::Float(_)) => format!("arith.truncf {name} : {f} to {t}"),
             (Ty::Int(_), Ty::Index) => format!("arith.index_cast {name} : {f} to {t}"),
-            (Ty::Int(_), Ty::Bool) => {
+            (Ty::Int(_) | Ty::UInt(_), Ty::Bool) => {
                 let zero = self.constant(Num::Int(0), from);
                 format!("arith.cmpi ne, {name}, {zero} : {f}")
             }
@@ -732,6 +786,7 @@ impl Translator<'_> {
         if matches!(name, "divsi" | "remsi") {
             self.unsafe_ops = true;
         }
+        let name = unsigned_op(name, ty);
         let a = self.convert(&lhs, ty)?;
         let b = self.convert(&rhs, ty)?;
         Ok(self.emit(ty, format!("arith.{name} {a}, {b} : {}", ty.mlir())))
@@ -792,6 +847,7 @@ impl Translator<'_> {
             (C::GtE, false) => "sge",
             _ => return Err("unsupported comparison".into()),
         };
+        let predicate = unsigned_op(predicate, ty);
         let a = self.convert(lhs, ty)?;
         let b = self.convert(rhs, ty)?;
         let kind = if float { "cmpf" } else { "cmpi" };
@@ -863,6 +919,9 @@ impl Translator<'_> {
                 } else {
                     ty
                 };
+                if ty.is_unsigned() {
+                    return Ok(args[0].clone());
+                }
                 let a = self.convert(&args[0], ty)?;
                 let op = if ty.is_float() { "absf" } else { "absi" };
                 Ok(self.emit(ty, format!("math.{op} {a} : {}", ty.mlir())))
@@ -883,6 +942,7 @@ impl Translator<'_> {
                         (true, false) => "minsi",
                         (false, false) => "maxsi",
                     };
+                    let op = unsigned_op(op, ty);
                     acc = self.emit(ty, format!("arith.{op} {a}, {b} : {}", ty.mlir()));
                 }
                 Ok(acc)
@@ -897,6 +957,26 @@ impl Translator<'_> {
             V::Const(n, _) => Ok(V::Const(n.cast(ty), Some(ty))),
             V::Ssa(..) => Ok(V::Ssa(self.convert(value, ty)?, ty)),
         }
+    }
+}
+
+/// The unsigned form of a signed integer op or predicate for unsigned
+/// operands (`divsi` is `divui`, `slt` is `ult`, ...).
+fn unsigned_op(name: &'static str, ty: Ty) -> &'static str {
+    if !ty.is_unsigned() {
+        return name;
+    }
+    match name {
+        "divsi" => "divui",
+        "remsi" => "remui",
+        "shrsi" => "shrui",
+        "minsi" => "minui",
+        "maxsi" => "maxui",
+        "slt" => "ult",
+        "sle" => "ule",
+        "sgt" => "ugt",
+        "sge" => "uge",
+        other => other,
     }
 }
 

@@ -29,6 +29,8 @@ const SNIPPETS: &[&str] = &[
     "o = (a if a < x else x) + (1 if i == 2 else 0)\np = -3",
     "o = dace.float32(1e300) + a + math.inf\np = dace.int32(1e300)",
     "o = -math.inf * x + math.nan\np = int(-2.7)",
+    "o = w[u] + u / 2 + dace.float64(u)\np = (u >> 1) % 3 + min(u, 4) + (1 if u < 7 else 0)",
+    "o = x\np = dace.int64(u) + i + dace.uint32(x)",
 ];
 
 fn signature(is_symbol: &dyn Fn(&str) -> bool) -> Signature<'_> {
@@ -38,6 +40,7 @@ fn signature(is_symbol: &dyn Fn(&str) -> bool) -> Signature<'_> {
             ("a".into(), element("f32")),
             ("x".into(), element("f64")),
             ("i".into(), element("i32")),
+            ("u".into(), element("ui32")),
             (
                 "w".into(),
                 InputType::Array {
@@ -56,13 +59,15 @@ fn module_text(body: &str) -> String {
     let f32a = "!sdfg.array<f32 [\"8\"]>";
     let f64a = "!sdfg.array<f64 [\"8\"]>";
     let i32a = "!sdfg.array<i32 [\"8\"]>";
+    let u32a = "!sdfg.array<ui32 [\"8\"]>";
     format!(
-        r#"sdfg.sdfg @t(%A: {f32a} as "A", %X: {f64a} as "X", %I: {i32a} as "I", %O: {f64a} as "O", %P: {i32a} as "P") symbols {{N = i64}} {{
+        r#"sdfg.sdfg @t(%A: {f32a} as "A", %X: {f64a} as "X", %I: {i32a} as "I", %O: {f64a} as "O", %P: {i32a} as "P", %U: {u32a} as "U") symbols {{N = i64}} {{
   sdfg.state @s {{
     %a = sdfg.access %A : {f32a}
     %x = sdfg.access %X : {f64a}
     %i = sdfg.access %I : {i32a}
-    %o, %p = sdfg.tasklet "t" ins("a" = %a["0"] : {f32a}, "x" = %x["0"] : {f64a}, "i" = %i["0"] : {i32a}, "w" = %x["0:3"] : {f64a}) outs("o" : f64, "p" : i32) {{
+    %u = sdfg.access %U : {u32a}
+    %o, %p = sdfg.tasklet "t" ins("a" = %a["0"] : {f32a}, "x" = %x["0"] : {f64a}, "i" = %i["0"] : {i32a}, "u" = %u["0"] : {u32a}, "w" = %x["0:3"] : {f64a}) outs("o" : f64, "p" : i32) {{
 {body}    }}
     %wo = sdfg.access %O writes(%o["0"] : f64) : {f64a}
     %wp = sdfg.access %P writes(%p["0"] : i32) : {i32a}
