@@ -89,8 +89,8 @@ pub use sdfg::{
 };
 pub use subsets::{Indices, Range, RangeDim, RangeExpr, Subset};
 pub use types::{
-    CallbackType, CodeBlock, Connectors, DType, DebugInfo, OpaqueType, PointerType, StructType,
-    TypeBody, VectorType,
+    CallbackType, CodeBlock, Connectors, Constants, DType, DebugInfo, OpaqueType, PointerType,
+    StructType, TypeBody, VectorType,
 };
 pub use util::SymExpr;
 

@@ -368,7 +368,7 @@ pub struct SdfgAttributes {
     pub arg_names: Vec<String>,
     /// Compile-time constants: name to `[descriptor, value]`; default none.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
-    pub constants_prop: IndexMap<String, (DataDescriptor, Value)>,
+    pub constants_prop: crate::Constants,
     /// Data containers by name; default none.
     #[serde(
         rename = "_arrays",

@@ -97,6 +97,9 @@ impl CodeBlock {
 /// Connectors of a node: name to optional type class (`null` means untyped).
 pub type Connectors = IndexMap<String, Option<DType>>;
 
+/// An SDFG's compile-time constants: name to `[descriptor, value]`.
+pub type Constants = IndexMap<String, (crate::DataDescriptor, Value)>;
+
 /// A DaCe type class (`dace.dtypes.typeclass` and its subclasses).
 ///
 /// Basic types are written as their name (`"float64"`, `"int32"`, `"bool"`);

@@ -147,6 +147,96 @@ fn composite_dtype(op: Op<'_>, ty: &str) -> Result<Option<Value>, Diagnosed> {
     Ok(None)
 }
 
+/// One entry of the `constants` attribute as DaCe's `[descriptor, value]`:
+/// typed integer, float and boolean attributes are scalars, dense tensors
+/// arrays (`{"type": "ndarray", ..}`).
+fn constant_json(
+    sdfg: Op<'_>,
+    name: &str,
+    value: mlir_sys::MlirAttribute,
+) -> Result<Value, Diagnosed> {
+    use mlir_sys::*;
+    let unsupported = || {
+        sdfg.emit_error(format!(
+            "constant \"{name}\" is neither a number nor a dense tensor"
+        ));
+        Diagnosed
+    };
+    // SAFETY: every accessor is guarded by the attribute's or type's kind.
+    unsafe {
+        let ty = mlirAttributeGetType(value);
+        if mlirAttributeIsADenseElements(value) && mlirTypeIsARankedTensor(ty) {
+            let element = mlirShapedTypeGetElementType(ty);
+            let element_text = type_to_string(element);
+            let shape: Vec<i64> = (0..mlirShapedTypeGetRank(ty))
+                .map(|d| mlirShapedTypeGetDimSize(ty, d as isize))
+                .collect();
+            let count = shape.iter().product::<i64>().max(0) as isize;
+            let float =
+                mlirTypeIsAF64(element) || mlirTypeIsAF32(element) || mlirTypeIsAF16(element);
+            let flat: Vec<Value> = (0..count)
+                .map(|i| {
+                    // The multi-index of flat position `i` (C order).
+                    let mut index = vec![0u64; shape.len()];
+                    let mut rest = i as u64;
+                    for (d, size) in shape.iter().enumerate().rev() {
+                        let size = (*size).max(1) as u64;
+                        index[d] = rest % size;
+                        rest /= size;
+                    }
+                    let element =
+                        mlirElementsAttrGetValue(value, index.len() as isize, index.as_mut_ptr());
+                    if float {
+                        json!(mlirFloatAttrGetValueDouble(element))
+                    } else if mlirTypeIsAInteger(mlirAttributeGetType(element))
+                        && mlirIntegerTypeGetWidth(mlirAttributeGetType(element)) == 1
+                    {
+                        json!(mlirIntegerAttrGetValueInt(element) != 0)
+                    } else {
+                        json!(mlirIntegerAttrGetValueInt(element))
+                    }
+                })
+                .collect();
+            fn nest(flat: &[Value], shape: &[i64]) -> Value {
+                match shape {
+                    [] | [_] => Value::Array(flat.to_vec()),
+                    [_, rest @ ..] => {
+                        let chunk = rest.iter().product::<i64>().max(1) as usize;
+                        Value::Array(flat.chunks(chunk).map(|c| nest(c, rest)).collect())
+                    }
+                }
+            }
+            let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+            let dtype_json = dtype(sdfg, &element_text)?;
+            let descriptor = json!({"type": "Array", "attributes": {
+                "dtype": dtype_json,
+                "shape": dims,
+                "strides": c_strides(&dims),
+                "total_size": total_size(&dims),
+                "offset": vec!["0"; dims.len()],
+                "transient": true,
+            }});
+            let data = json!({"type": "ndarray", "data": nest(&flat, &shape), "dtype": dtype_json});
+            return Ok(json!([descriptor, data]));
+        }
+        let scalar = if mlirAttributeIsAFloat(value) {
+            json!(mlirFloatAttrGetValueDouble(value))
+        } else if mlirAttributeIsABool(value) {
+            json!(mlirBoolAttrGetValue(value))
+        } else if mlirAttributeIsAInteger(value) {
+            json!(mlirIntegerAttrGetValueInt(value))
+        } else {
+            return Err(unsupported());
+        };
+        let descriptor = json!({"type": "Scalar", "attributes": {
+            "dtype": dtype(sdfg, &type_to_string(ty))?,
+            "shape": ["1"],
+            "transient": true,
+        }});
+        Ok(json!([descriptor, scalar]))
+    }
+}
+
 /// A `!sdfg.structure` as DaCe's `Structure` descriptor: its members'
 /// descriptors and the pointer-to-struct element type DaCe derives from
 /// them (arrays are pointer fields with their sizes as lengths).
@@ -738,6 +828,12 @@ impl Exporter {
                 symbols.insert(key.to_string(), dtype(sdfg, &ty)?);
             }
         }
+        let mut constants = Map::new();
+        if let Some(dict) = sdfg.attr("constants") {
+            for (key, value) in sdfg_dialect::ir::dictionary_entries(dict) {
+                constants.insert(key.to_string(), constant_json(sdfg, key, value)?);
+            }
+        }
         let (nodes, edges) = self.region(sdfg)?;
         Ok(json!({
             "type": "SDFG",
@@ -746,6 +842,7 @@ impl Exporter {
                 "arg_names": arg_names,
                 "_arrays": arrays,
                 "symbols": symbols,
+                "constants_prop": constants,
             },
             "nodes": nodes,
             "edges": edges,

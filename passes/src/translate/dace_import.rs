@@ -324,6 +324,85 @@ fn container_type(path: &str, descriptor: &dace::DataDescriptor) -> Result<Strin
     })
 }
 
+/// ` attributes {constants = {...}}` for DaCe's `constants_prop`: scalars
+/// become typed attributes, arrays dense tensors of their shape.
+fn constants_text(path: &str, constants: &dace::Constants) -> Result<String> {
+    if constants.is_empty() {
+        return Ok(String::new());
+    }
+    let mut entries = Vec::new();
+    for (name, (descriptor, value)) in constants {
+        let at = format!("{path}.attributes.constants_prop.{name}");
+        let Some(common) = descriptor.common() else {
+            return error(&at, "unsupported constant descriptor");
+        };
+        let element = element_type(&at, common.dtype)?;
+        let scalar = |v: &serde_json::Value| -> Result<String> {
+            let number = match v {
+                serde_json::Value::String(text) => text.trim().parse::<f64>().ok(),
+                serde_json::Value::Bool(b) => Some(f64::from(u8::from(*b))),
+                other => other.as_f64(),
+            };
+            let Some(number) = number else {
+                return error(&at, format!("unsupported constant value {v}"));
+            };
+            Ok(match element.as_str() {
+                "i1" => (number != 0.0).to_string(),
+                _ if !number.is_finite() => {
+                    return error(&at, format!("non-finite constant {v}"));
+                }
+                t if t.starts_with('f') => {
+                    // MLIR's float literals need a point.
+                    let text = format!("{number:?}");
+                    match text.split_once('e') {
+                        Some((m, e)) if !m.contains('.') => format!("{m}.0e{e}"),
+                        _ => text,
+                    }
+                }
+                _ if number.fract() == 0.0 => format!("{}", number as i64),
+                _ => return error(&at, format!("non-integer value {v} for {element}")),
+            })
+        };
+        let text = match (descriptor, value) {
+            (dace::DataDescriptor::Scalar(_), v) => format!("{} : {element}", scalar(v)?),
+            (dace::DataDescriptor::Array(_), serde_json::Value::Object(array)) => {
+                let data = array.get("data").cloned().unwrap_or_default();
+                fn nested(
+                    v: &serde_json::Value,
+                    scalar: &dyn Fn(&serde_json::Value) -> Result<String>,
+                ) -> Result<String> {
+                    match v {
+                        serde_json::Value::Array(items) => {
+                            let inner: Result<Vec<String>> =
+                                items.iter().map(|i| nested(i, scalar)).collect();
+                            Ok(format!("[{}]", inner?.join(", ")))
+                        }
+                        other => scalar(other),
+                    }
+                }
+                let mut dims = Vec::new();
+                for size in common.shape {
+                    match canonical(&size.0).parse::<u64>() {
+                        Ok(n) => dims.push(n.to_string()),
+                        Err(_) => return error(&at, "constant array of a symbolic shape"),
+                    }
+                }
+                format!(
+                    "dense<{}> : tensor<{}x{element}>",
+                    nested(&data, &scalar)?,
+                    dims.join("x")
+                )
+            }
+            _ => return error(&at, "unsupported constant (a scalar or an ndarray)"),
+        };
+        entries.push(format!("{} = {text}", lit(name)));
+    }
+    Ok(format!(
+        " attributes {{constants = {{{}}}}}",
+        entries.join(", ")
+    ))
+}
+
 /// Maps a DaCe lambda onto a named write-conflict resolution.
 fn wcr_text(lambda: &str) -> String {
     let compact: String = lambda.chars().filter(|c| !c.is_whitespace()).collect();
@@ -1106,9 +1185,10 @@ impl Printer {
         self.line(
             indent,
             &format!(
-                "sdfg.sdfg @{}({}){symbols_text} {{",
+                "sdfg.sdfg @{}({}){symbols_text}{} {{",
                 lit(name),
-                args.join(", ")
+                args.join(", "),
+                constants_text(path, &attrs.constants_prop)?
             ),
         );
         for (name, descriptor) in &attrs.arrays {
