@@ -1150,6 +1150,15 @@ impl Exporter {
                     if op.attr("side_effects").is_some() {
                         attrs["side_effects"] = json!(true);
                     }
+                    for name in ["code_global", "code_init", "code_exit"] {
+                        if let Some(text) = op.str_attr(&format!("dace.{name}")) {
+                            attrs[name] = code(text, "CPP");
+                        }
+                    }
+                    let fields = op.str_array_attr("dace.state_fields");
+                    if !fields.is_empty() {
+                        attrs["state_fields"] = json!(fields);
+                    }
                     let id = builder.add_node(
                         json!({"type": "Tasklet", "label": label, "attributes": attrs}),
                         scope,

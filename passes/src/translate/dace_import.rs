@@ -403,6 +403,33 @@ fn constants_text(path: &str, constants: &dace::Constants) -> Result<String> {
     ))
 }
 
+/// ` attributes {dace.code_global = .., ..}` for a tasklet's global,
+/// initialisation and finalisation code (C++) and its state fields, which
+/// the dialect keeps as discardable attributes for export.
+fn tasklet_state_attributes(attrs: &dace::TaskletAttributes) -> String {
+    let mut entries = Vec::new();
+    for (name, code) in [
+        ("code_global", &attrs.code_global),
+        ("code_init", &attrs.code_init),
+        ("code_exit", &attrs.code_exit),
+    ] {
+        if !code.string_data.trim().is_empty() {
+            entries.push(format!("dace.{name} = {}", lit(&code.string_data)));
+        }
+    }
+    if !attrs.state_fields.is_empty() {
+        entries.push(format!(
+            "dace.state_fields = {}",
+            string_list(&attrs.state_fields)
+        ));
+    }
+    if entries.is_empty() {
+        String::new()
+    } else {
+        format!(" attributes {{{}}}", entries.join(", "))
+    }
+}
+
 /// Maps a DaCe lambda onto a named write-conflict resolution.
 fn wcr_text(lambda: &str) -> String {
     let compact: String = lambda.chars().filter(|c| !c.is_whitespace()).collect();
@@ -1780,7 +1807,11 @@ impl Printer {
                         }
                         None => self.line(
                             indent,
-                            &format!("{head} code {language} {}", lit(&attrs.code.string_data)),
+                            &format!(
+                                "{head} code {language} {}{}",
+                                lit(&attrs.code.string_data),
+                                tasklet_state_attributes(attrs)
+                            ),
                         ),
                     }
                     register_results(sources, i, &value, results);

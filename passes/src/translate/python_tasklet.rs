@@ -1114,10 +1114,10 @@ mod tests {
         assert!(reason("if a > 0:\n    b = a\nelse:\n    b = 0").contains("not an assignment"));
         assert!(reason("c = a").contains("output \"b\" is not assigned"));
         assert!(reason("b = (").contains("unexpected"));
-        let unsigned = signature(&[("a", element("ui32"))], &[("b", "f64")], &none);
+        let unsigned = signature(&[("a", element("ui32"))], &[("b", "ui32")], &none);
         assert!(translate("b = a", &unsigned)
             .unwrap_err()
-            .contains("unsupported type ui32"));
+            .contains("output \"b\" has the unsupported type ui32"));
     }
 
     proptest::proptest! {
@@ -1148,6 +1148,29 @@ mod tests {
             let _ = translate(&code, &sig);
             let _ = infer_type(&code, &sig, "b");
         }
+    }
+
+    #[test]
+    fn unsigned_inputs_use_unsigned_operations() {
+        let none = |_: &str| false;
+        let sig = signature(
+            &[("u", element("ui32")), ("i", element("i64"))],
+            &[("f", "f64"), ("q", "i64")],
+            &none,
+        );
+        let body = translate("f = u\nq = (u / 2 < 3) + u % i", &sig).unwrap();
+        assert!(body.starts_with("^bb0(%arg0: i32, %arg1: i64):"), "{body}");
+        for op in [
+            "arith.uitofp",
+            "arith.divui",
+            "arith.cmpi ult",
+            "arith.extui",
+        ] {
+            assert!(body.contains(op), "{op} in {body}");
+        }
+        // Against a wider signed integer, the unsigned one is extended and
+        // the operation is signed, as in C++.
+        assert!(body.contains("arith.remsi"), "{body}");
     }
 
     #[test]
