@@ -88,17 +88,7 @@ fn composite_dtype(op: Op<'_>, ty: &str) -> Result<Option<Value>, Diagnosed> {
             op.emit_error(format!("cannot read the struct type {ty}"));
             Diagnosed
         };
-        let (name, rest) = split_string(body).ok_or_else(malformed)?;
-        let rest = rest
-            .trim_start()
-            .strip_prefix("fields")
-            .ok_or_else(malformed)?;
-        let (fields, rest) = bracketed(rest.trim_start()).ok_or_else(malformed)?;
-        let rest = rest
-            .trim_start()
-            .strip_prefix("types")
-            .ok_or_else(malformed)?;
-        let (types, rest) = bracketed(rest.trim_start()).ok_or_else(malformed)?;
+        let (name, fields, types, rest) = named_lists(body, "fields").ok_or_else(malformed)?;
         let mut rest = rest.trim_start();
         let mut lengths = Vec::new();
         if let Some(after) = rest.strip_prefix("lengths") {
@@ -254,17 +244,7 @@ fn structure_descriptor(
         .strip_prefix("!sdfg.structure<")
         .and_then(|b| b.strip_suffix('>'))
         .ok_or_else(malformed)?;
-    let (name, rest) = split_string(body).ok_or_else(malformed)?;
-    let rest = rest
-        .trim_start()
-        .strip_prefix("members")
-        .ok_or_else(malformed)?;
-    let (members, rest) = bracketed(rest.trim_start()).ok_or_else(malformed)?;
-    let rest = rest
-        .trim_start()
-        .strip_prefix("types")
-        .ok_or_else(malformed)?;
-    let (types, _) = bracketed(rest.trim_start()).ok_or_else(malformed)?;
+    let (name, members, types, _) = named_lists(body, "members").ok_or_else(malformed)?;
     let names = split_top(members);
     let types = split_top(types);
     if names.len() != types.len() {
@@ -366,9 +346,9 @@ fn callback_item(op: Op<'_>, text: &str) -> Result<Value, Diagnosed> {
     descriptor_of_type(op, parse_type(op, text)?, false, None)
 }
 
-/// The text between a bracket at the start of `text` and its match, and
-/// the rest after the closing bracket.
-fn bracketed(text: &str) -> Option<(&str, &str)> {
+/// Walks the characters of `text` outside MLIR string literals, with the
+/// bracket depth before each; stops when `visit` returns `false`.
+fn scan_unquoted(text: &str, mut visit: impl FnMut(usize, char, usize) -> bool) {
     let mut depth = 0usize;
     let mut quoted = false;
     let mut escaped = false;
@@ -382,57 +362,65 @@ fn bracketed(text: &str) -> Option<(&str, &str)> {
             }
             continue;
         }
+        if c == '"' {
+            quoted = true;
+            continue;
+        }
+        if !visit(at, c, depth) {
+            return;
+        }
         match c {
-            '"' => quoted = true,
             '[' | '{' | '<' | '(' => depth += 1,
-            ']' | '}' | '>' | ')' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some((&text[1..at], &text[at + 1..]));
-                }
-            }
+            ']' | '}' | '>' | ')' => depth = depth.saturating_sub(1),
             _ => {}
         }
-        if depth == 0 {
-            return None;
-        }
     }
-    None
+}
+
+/// The text between a bracket at the start of `text` and its match, and
+/// the rest after the closing bracket.
+fn bracketed(text: &str) -> Option<(&str, &str)> {
+    if !text.starts_with(['[', '{', '<', '(']) {
+        return None;
+    }
+    let mut close = None;
+    scan_unquoted(text, |at, c, depth| {
+        if depth == 1 && matches!(c, ']' | '}' | '>' | ')') {
+            close = Some(at);
+            return false;
+        }
+        true
+    });
+    close.map(|at| (&text[1..at], &text[at + 1..]))
 }
 
 /// Splits a printed list at its top-level commas.
 fn split_top(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut quoted = false;
-    let mut escaped = false;
     let mut start = 0;
-    for (at, c) in text.char_indices() {
-        if quoted {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => quoted = false,
-                _ => {}
-            }
-            continue;
+    scan_unquoted(text, |at, c, depth| {
+        if c == ',' && depth == 0 {
+            out.push(text[start..at].trim());
+            start = at + 1;
         }
-        match c {
-            '"' => quoted = true,
-            '[' | '{' | '<' | '(' => depth += 1,
-            ']' | '}' | '>' | ')' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(text[start..at].trim());
-                start = at + 1;
-            }
-            _ => {}
-        }
-    }
+        true
+    });
     let last = text[start..].trim();
     if !last.is_empty() {
         out.push(last);
     }
     out
+}
+
+/// Reads `"name" <keyword> [names] types [types]` (the head of the printed
+/// struct and structure types): the name, both lists and the rest.
+fn named_lists<'t>(body: &'t str, keyword: &str) -> Option<(String, &'t str, &'t str, &'t str)> {
+    let (name, rest) = split_string(body)?;
+    let rest = rest.trim_start().strip_prefix(keyword)?;
+    let (names, rest) = bracketed(rest.trim_start())?;
+    let rest = rest.trim_start().strip_prefix("types")?;
+    let (types, rest) = bracketed(rest.trim_start())?;
+    Some((name, names, types, rest))
 }
 
 /// A leading MLIR string literal, unquoted, and the rest.

@@ -911,25 +911,29 @@ impl<'s> StateInfo<'s> {
     /// The node where edge `k`'s memlet path starts (DaCe's
     /// `memlet_path(e)[0].src`).
     fn path_start(&self, k: usize) -> usize {
-        let src = self.src(k);
-        if !(is_entry(self.node(src)) || is_exit(self.node(src))) {
-            return src;
-        }
-        match self.through(src, self.edge(k).src_connector.as_deref(), false) {
-            Some(previous) => self.path_start(previous),
-            None => src,
-        }
+        self.path_terminal(k, false)
     }
 
     /// The node where edge `k`'s memlet path ends.
     fn path_end(&self, k: usize) -> usize {
-        let dst = self.dst(k);
-        if !(is_entry(self.node(dst)) || is_exit(self.node(dst))) {
-            return dst;
+        self.path_terminal(k, true)
+    }
+
+    /// Follows edge `k`'s memlet path through scope nodes, forward to its
+    /// destination or backward to its source.
+    fn path_terminal(&self, k: usize, forward: bool) -> usize {
+        let edge = self.edge(k);
+        let (node, connector) = if forward {
+            (self.dst(k), edge.dst_connector.as_deref())
+        } else {
+            (self.src(k), edge.src_connector.as_deref())
+        };
+        if !(is_entry(self.node(node)) || is_exit(self.node(node))) {
+            return node;
         }
-        match self.through(dst, self.edge(k).dst_connector.as_deref(), true) {
-            Some(next) => self.path_end(next),
-            None => dst,
+        match self.through(node, connector, forward) {
+            Some(next) => self.path_terminal(next, forward),
+            None => node,
         }
     }
 
