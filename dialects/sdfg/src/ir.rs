@@ -31,7 +31,7 @@ pub(crate) fn string_ref(s: &str) -> MlirStringRef {
 }
 
 /// Prints anything printable through an MLIR print callback.
-pub(crate) fn print_with(print: impl FnOnce(MlirStringCallback, *mut std::ffi::c_void)) -> String {
+pub fn print_with(print: impl FnOnce(MlirStringCallback, *mut std::ffi::c_void)) -> String {
     unsafe extern "C" fn append(s: MlirStringRef, data: *mut std::ffi::c_void) {
         let out = &mut *(data as *mut Vec<u8>);
         if !s.data.is_null() {

@@ -614,6 +614,11 @@ struct Printer {
     int_symbols: HashSet<String>,
     /// The containers of the SDFG being printed that cannot be `None`.
     non_null: HashSet<String>,
+    /// The JSON path of the object being printed, and that of each line
+    /// printed so far: diagnostics of the dialect on the printed text are
+    /// reported at the path of their line.
+    path: String,
+    line_paths: Vec<String>,
 }
 
 /// What SSA value an edge source connector carries, and its type.
@@ -1147,6 +1152,7 @@ impl Printer {
     }
 
     fn line(&mut self, indent: usize, text: &str) {
+        self.line_paths.push(self.path.clone());
         for _ in 0..indent {
             self.out.push_str("  ");
         }
@@ -1156,6 +1162,7 @@ impl Printer {
 
     /// Prints one SDFG.
     fn sdfg(&mut self, sdfg: &dace::Sdfg, path: &str, indent: usize) -> Result<()> {
+        self.path = path.to_string();
         let attrs = &sdfg.attributes;
         let name = if attrs.name.is_empty() {
             "sdfg"
@@ -1232,7 +1239,8 @@ impl Printer {
             if !common.transient {
                 continue;
             }
-            let ty = container_type(&format!("{path}.attributes._arrays.{name}"), descriptor)?;
+            self.path = format!("{path}.attributes._arrays.{name}");
+            let ty = container_type(&self.path, descriptor)?;
             let value = self.fresh();
             let lifetime = match common.lifetime.as_str() {
                 "Scope" => String::new(),
@@ -1346,6 +1354,7 @@ impl Printer {
         }
         for (k, edge) in edges.iter().enumerate() {
             let at = format!("{path}.edges[{k}]");
+            self.path = at.clone();
             let find = |id: usize| (0..blocks.len()).find(|&i| id_of(i) == id);
             let (Some(src), Some(dst)) = (find(edge.src), find(edge.dst)) else {
                 return error(&at, "inter-state edge between blocks that do not exist");
@@ -1377,6 +1386,7 @@ impl Printer {
         indent: usize,
         containers: &HashMap<String, Source>,
     ) -> Result<()> {
+        self.path = path.to_string();
         let name = lit(label);
         match block {
             dace::ControlFlowBlock::State(state) => {
@@ -1668,6 +1678,7 @@ impl Printer {
     ) -> Result<()> {
         for i in info.ordered(level)? {
             let path = format!("{}.nodes[{i}]", info.path);
+            self.path = path.clone();
             match info.node(i) {
                 dace::Node::AccessNode(node) => {
                     let Some(container) = containers.get(&node.attributes.data) else {
@@ -2095,6 +2106,7 @@ impl Printer {
         sources: &mut HashMap<(usize, String), Source>,
     ) -> Result<()> {
         let path = format!("{}.nodes[{entry}]", info.path);
+        self.path = path.clone();
         let exit = info.exit_of[&entry];
         let mut ins = Vec::new();
         let mut dyns = Vec::new();
@@ -2349,21 +2361,39 @@ fn block_id(block: &dace::ControlFlowBlock) -> Option<usize> {
 }
 
 /// Prints a loaded DaCe SDFG as the dialect's textual form.
-pub fn sdfg_to_mlir_text(sdfg: &dace::Sdfg) -> Result<String> {
+pub fn sdfg_to_mlir_text(sdfg: &dace::Sdfg) -> Result<Printed> {
     let mut printer = Printer {
         out: String::new(),
         next_value: 0,
         shapes: HashMap::new(),
         int_symbols: HashSet::new(),
         non_null: HashSet::new(),
+        path: String::new(),
+        line_paths: Vec::new(),
     };
     printer.sdfg(sdfg, "", 0)?;
-    Ok(printer.out)
+    Ok(Printed {
+        text: printer.out,
+        line_paths: printer.line_paths,
+    })
+}
+
+/// The dialect's text for an SDFG, with the JSON path each line comes from.
+pub struct Printed {
+    /// The text of the `sdfg.sdfg` op.
+    pub text: String,
+    /// Per line of `text`, the JSON path of the object it prints.
+    pub line_paths: Vec<String>,
 }
 
 /// Loads a `.sdfg`/`.sdfgz` file and prints it as the dialect's textual
 /// form.
 pub fn import_bytes(bytes: &[u8]) -> Result<String> {
+    import_bytes_with_paths(bytes).map(|printed| printed.text)
+}
+
+/// Like [`import_bytes`], with the JSON path of every printed line.
+pub fn import_bytes_with_paths(bytes: &[u8]) -> Result<Printed> {
     let sdfg = dace::load_sdfg(bytes).map_err(|e| ImportError {
         path: e.path().unwrap_or_default().to_string(),
         message: e.to_string(),
@@ -2390,8 +2420,11 @@ fn translate(context: mlir_sys::MlirContext, file: &str, bytes: &[u8]) -> mlir_s
     };
     // SAFETY: the context is the live context of the translation driver.
     let location = unsafe { mlir_sys::mlirLocationFileLineColGet(context, string_ref(file), 1, 1) };
-    let text = match import_bytes(bytes) {
-        Ok(text) => format!("module {{\n{text}}}\n"),
+    let (text, line_paths) = match import_bytes_with_paths(bytes) {
+        Ok(printed) => (
+            format!("module {{\n{}}}\n", printed.text),
+            printed.line_paths,
+        ),
         Err(e) => {
             emit_error(location, &format!("cannot import the DaCe SDFG: {e}"));
             return null;
@@ -2411,14 +2444,77 @@ fn translate(context: mlir_sys::MlirContext, file: &str, bytes: &[u8]) -> mlir_s
     };
     // SAFETY: parsing reports its own diagnostics; a null module means
     // failure, and ownership of a parsed module passes to the driver.
-    unsafe {
-        let module = mlir_sys::mlirModuleCreateParse(context, source);
-        if module.ptr.is_null() {
-            emit_error(location, "cannot import the DaCe SDFG: the dialect rejects the SDFG (see the diagnostics above)");
-            return null;
+    let (module, errors) = unsafe { parse_collecting_errors(context, source) };
+    if module.ptr.is_null() {
+        // The dialect's diagnostics point into the printed text: report
+        // them at the JSON path of the object that line prints.
+        for (line, message) in &errors {
+            let at = line
+                .and_then(|l| l.checked_sub(2))
+                .and_then(|l| line_paths.get(l))
+                .map(|p| p.trim_start_matches('.'))
+                .filter(|p| !p.is_empty())
+                .unwrap_or("the SDFG");
+            emit_error(
+                location,
+                &format!("cannot import the DaCe SDFG: {at}: {message}"),
+            );
         }
-        mlir_sys::mlirModuleGetOperation(module)
+        if errors.is_empty() {
+            emit_error(
+                location,
+                "cannot import the DaCe SDFG: the dialect rejects it",
+            );
+        }
+        return null;
     }
+    // SAFETY: the module was just parsed; the driver takes ownership.
+    unsafe { mlir_sys::mlirModuleGetOperation(module) }
+}
+
+/// Parses `source` as a module; returns it (null on failure) and the
+/// errors reported meanwhile, each with the line of the printed text it
+/// points at (notes are dropped: they repeat the failing op).
+///
+/// # Safety
+/// `context` must be live and `source` valid for the call.
+unsafe fn parse_collecting_errors(
+    context: mlir_sys::MlirContext,
+    source: mlir_sys::MlirStringRef,
+) -> (mlir_sys::MlirModule, Vec<(Option<usize>, String)>) {
+    unsafe extern "C" fn collect(
+        diagnostic: mlir_sys::MlirDiagnostic,
+        data: *mut std::ffi::c_void,
+    ) -> mlir_sys::MlirLogicalResult {
+        let errors = &mut *(data as *mut Vec<(Option<usize>, String)>);
+        if mlir_sys::mlirDiagnosticGetSeverity(diagnostic)
+            == mlir_sys::MlirDiagnosticSeverity_MlirDiagnosticError
+        {
+            let message = sdfg_dialect::ir::print_with(|cb, d| {
+                mlir_sys::mlirDiagnosticPrint(diagnostic, cb, d)
+            });
+            let location = sdfg_dialect::ir::print_with(|cb, d| {
+                mlir_sys::mlirLocationPrint(mlir_sys::mlirDiagnosticGetLocation(diagnostic), cb, d)
+            });
+            // `loc("-":24:3)`: the line of the printed text.
+            let line = location
+                .split(':')
+                .nth(1)
+                .and_then(|l| l.trim().parse::<usize>().ok());
+            errors.push((line, message));
+        }
+        mlir_sys::MlirLogicalResult { value: 1 }
+    }
+    let mut errors: Vec<(Option<usize>, String)> = Vec::new();
+    let id = mlir_sys::mlirContextAttachDiagnosticHandler(
+        context,
+        Some(collect),
+        &mut errors as *mut Vec<(Option<usize>, String)> as *mut _,
+        None,
+    );
+    let module = mlir_sys::mlirModuleCreateParse(context, source);
+    mlir_sys::mlirContextDetachDiagnosticHandler(context, id);
+    (module, errors)
 }
 
 /// The registration of `--import-dace`.
