@@ -271,7 +271,13 @@ unsafe extern "C" fn run_checker(
     let Some(check) = CHECKER.get() else {
         return 0;
     };
-    let bytes = std::slice::from_raw_parts(text as *const u8, length);
+    // An empty `StringRef` may carry a null pointer, which `from_raw_parts`
+    // does not accept.
+    let bytes = if text.is_null() || length == 0 {
+        &[][..]
+    } else {
+        std::slice::from_raw_parts(text as *const u8, length)
+    };
     let Ok(text) = std::str::from_utf8(bytes) else {
         write_message("not valid UTF-8", error, capacity);
         return -1;

@@ -820,6 +820,28 @@ impl<'s> StateInfo<'s> {
                 );
             }
         }
+        // Scopes nest: every enclosing scope is an entry node, and walking
+        // outwards ends (a damaged file may say otherwise).
+        for i in 0..n {
+            let mut at = scope[i];
+            let mut steps = 0;
+            while let Some(entry) = at {
+                if !is_entry(&state.nodes[entry]) {
+                    return error(
+                        &format!("{path}.nodes[{i}].scope_entry"),
+                        "names a node that is not a scope entry",
+                    );
+                }
+                steps += 1;
+                if steps > n {
+                    return error(
+                        &format!("{path}.nodes[{i}].scope_entry"),
+                        "scope entries form a cycle",
+                    );
+                }
+                at = scope[entry];
+            }
+        }
         let mut in_edges = vec![Vec::new(); n];
         let mut out_edges = vec![Vec::new(); n];
         for (k, edge) in state.edges.iter().enumerate() {
@@ -2419,7 +2441,7 @@ fn translate(context: mlir_sys::MlirContext, file: &str, bytes: &[u8]) -> mlir_s
         ptr: std::ptr::null_mut(),
     };
     // SAFETY: the context is the live context of the translation driver.
-    let location = unsafe { mlir_sys::mlirLocationFileLineColGet(context, string_ref(file), 1, 1) };
+    let location = unsafe { mlir_sys::mlirLocationFileLineColGet(context, string_ref(file), 0, 0) };
     let (text, line_paths) = match import_bytes_with_paths(bytes) {
         Ok(printed) => (
             format!("module {{\n{}}}\n", printed.text),

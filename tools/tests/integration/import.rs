@@ -322,3 +322,98 @@ fn rejected_files_give_errors_not_crashes() {
         .for_each(|b| *b = b'x');
     assert!(sdfg_passes::translate::dace_import::import_bytes(&bytes).is_err());
 }
+
+/// Corpus files with random small damage (a key removed, a value replaced
+/// by one of another JSON type) import or give a diagnostic: never a panic
+/// or an abort, in the importer or in the dialect's verifiers.
+#[test]
+fn damaged_files_give_errors_not_crashes() {
+    use serde_json::Value;
+    // A fixed xorshift sequence: the same damage in every run.
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |bound: usize| -> usize {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % bound.max(1) as u64) as usize
+    };
+    /// The path (object keys and array indices) to every JSON object.
+    fn objects(value: &Value, prefix: &mut Vec<Value>, out: &mut Vec<Vec<Value>>) {
+        match value {
+            Value::Object(map) => {
+                out.push(prefix.clone());
+                for (key, v) in map {
+                    prefix.push(Value::from(key.as_str()));
+                    objects(v, prefix, out);
+                    prefix.pop();
+                }
+            }
+            Value::Array(items) => {
+                for (k, v) in items.iter().enumerate() {
+                    prefix.push(Value::from(k));
+                    objects(v, prefix, out);
+                    prefix.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+    fn at<'a>(value: &'a mut Value, path: &[Value]) -> Option<&'a mut Value> {
+        path.iter().try_fold(value, |v, step| match step {
+            Value::String(key) => v.get_mut(key.as_str()),
+            Value::Number(k) => v.get_mut(k.as_u64()? as usize),
+            _ => None,
+        })
+    }
+    let dir = corpus_dir().join("dace");
+    let mut files: Vec<String> = dace_index()
+        .into_iter()
+        .filter(|(_, verdict)| verdict == "ok")
+        .map(|(file, _)| file)
+        .collect();
+    files.sort();
+    let replacements = [
+        Value::Null,
+        Value::from(7),
+        Value::from("?"),
+        Value::Array(Vec::new()),
+        Value::Object(Default::default()),
+    ];
+    let mut damaged = 0;
+    for file in files.iter().step_by(2) {
+        let Ok(text) = std::fs::read_to_string(dir.join(file)) else {
+            continue;
+        };
+        let Ok(original) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        for _ in 0..6 {
+            let mut value = original.clone();
+            let mut targets = Vec::new();
+            objects(&value, &mut Vec::new(), &mut targets);
+            let target = &targets[next(targets.len())];
+            let Some(Value::Object(map)) = at(&mut value, target) else {
+                continue;
+            };
+            let keys: Vec<String> = map.keys().cloned().collect();
+            if keys.is_empty() {
+                continue;
+            }
+            let key = &keys[next(keys.len())];
+            if next(2) == 0 {
+                map.remove(key);
+            } else {
+                map.insert(key.clone(), replacements[next(replacements.len())].clone());
+            }
+            let path = std::env::temp_dir().join(format!(
+                "sdfg-damaged-{}-{damaged}.sdfg",
+                std::process::id()
+            ));
+            std::fs::write(&path, value.to_string()).expect("writable");
+            let _ = import(&path);
+            let _ = std::fs::remove_file(&path);
+            damaged += 1;
+        }
+    }
+    assert!(damaged > 2000, "only {damaged} damaged files were tried");
+}
