@@ -641,6 +641,8 @@ struct StateInfo<'s> {
     /// Per node index: (in-edges, out-edges) as edge indices.
     in_edges: Vec<Vec<usize>>,
     out_edges: Vec<Vec<usize>>,
+    /// Per map entry: its parameters and their ranges.
+    map_params: HashMap<usize, Vec<(String, Range)>>,
 }
 
 /// DaCe's `SDFGState.fill_scope_connectors`, which DaCe runs before code
@@ -854,6 +856,28 @@ impl<'s> StateInfo<'s> {
             out_edges[src].push(k);
             in_edges[dst].push(k);
         }
+        // Each map's parameters and ranges, read once.
+        let mut map_params = HashMap::new();
+        for (i, node) in state.nodes.iter().enumerate() {
+            let dace::Node::MapEntry(map) = node else {
+                continue;
+            };
+            let attrs = &map.attributes;
+            let mut params = Vec::new();
+            for (d, (param, dim)) in attrs.params.iter().zip(&attrs.range.ranges).enumerate() {
+                let at = format!("{path}.nodes[{i}].attributes.range.ranges[{d}]");
+                params.push((
+                    param.clone(),
+                    Range::from_dace_inclusive(
+                        expr(&at, &dim.start.main().0)?,
+                        expr(&at, &dim.end.main().0)?,
+                        expr(&at, &dim.step.main().0)?,
+                        expr(&at, &dim.tile.main().0)?,
+                    ),
+                ));
+            }
+            map_params.insert(i, params);
+        }
         Ok(Self {
             state,
             path: path.to_string(),
@@ -862,6 +886,7 @@ impl<'s> StateInfo<'s> {
             exit_of,
             in_edges,
             out_edges,
+            map_params,
         })
     }
 
@@ -906,33 +931,13 @@ impl<'s> StateInfo<'s> {
 
     /// For an edge into a map entry or out of a map exit (an outer
     /// memlet), the map's parameters and ranges.
-    fn outer_map_params(&self, k: usize) -> Result<Option<Vec<(String, Range)>>> {
+    fn outer_map_params(&self, k: usize) -> Option<&[(String, Range)]> {
         let entry = match (self.node(self.src(k)), self.node(self.dst(k))) {
-            (dace::Node::MapExit(_), _) => match self.scope[self.src(k)] {
-                Some(entry) => entry,
-                None => return Ok(None),
-            },
+            (dace::Node::MapExit(_), _) => self.scope[self.src(k)]?,
             (_, dace::Node::MapEntry(_)) => self.dst(k),
-            _ => return Ok(None),
+            _ => return None,
         };
-        let dace::Node::MapEntry(map) = self.node(entry) else {
-            return Ok(None);
-        };
-        let attrs = &map.attributes;
-        let mut params = Vec::new();
-        for (d, (param, dim)) in attrs.params.iter().zip(&attrs.range.ranges).enumerate() {
-            let at = format!("{}.nodes[{entry}].attributes.range.ranges[{d}]", self.path);
-            params.push((
-                param.clone(),
-                Range::from_dace_inclusive(
-                    expr(&at, &dim.start.main().0)?,
-                    expr(&at, &dim.end.main().0)?,
-                    expr(&at, &dim.step.main().0)?,
-                    expr(&at, &dim.tile.main().0)?,
-                ),
-            ));
-        }
-        Ok(Some(params))
+        self.map_params.get(&entry).map(Vec::as_slice)
     }
 
     /// The node where edge `k`'s memlet path starts (DaCe's
@@ -1580,7 +1585,7 @@ impl Printer {
             info.node(info.dst(k)),
             dace::Node::AccessNode(_) | dace::Node::MapExit(_) | dace::Node::ConsumeExit(_)
         );
-        let outer = info.outer_map_params(k)?;
+        let outer = info.outer_map_params(k);
         let memlet = if info.is_value_edge(k) {
             Some("[\"0\"]".to_string())
         } else {
@@ -1589,7 +1594,7 @@ impl Printer {
                 &info.edge(k).attributes.data,
                 flip,
                 keep_data,
-                outer.as_deref(),
+                outer,
             )?
         };
         let Some(memlet) = memlet else {
@@ -2185,17 +2190,14 @@ impl Printer {
         let header = match info.node(entry) {
             dace::Node::MapEntry(node) => {
                 let attrs = &node.attributes;
-                let mut ranges = Vec::new();
-                for (k, (param, dim)) in attrs.params.iter().zip(&attrs.range.ranges).enumerate() {
-                    let at = format!("{path}.attributes.range.ranges[{k}]");
-                    let range = Range::from_dace_inclusive(
-                        expr(&at, &dim.start.main().0)?,
-                        expr(&at, &dim.end.main().0)?,
-                        expr(&at, &dim.step.main().0)?,
-                        expr(&at, &dim.tile.main().0)?,
-                    );
-                    ranges.push(format!("{} = {}", lit(param), lit(&range.to_string())));
-                }
+                let ranges: Vec<String> = info
+                    .map_params
+                    .get(&entry)
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|(param, range)| format!("{} = {}", lit(param), lit(&range.to_string())))
+                    .collect();
                 if attrs.params.len() != attrs.range.ranges.len() {
                     return error(
                         &format!("{path}.attributes.range"),
