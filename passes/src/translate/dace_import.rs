@@ -257,6 +257,10 @@ fn container_type(path: &str, descriptor: &dace::DataDescriptor) -> Result<Strin
             format!("unsupported data descriptor '{}'", descriptor.type_name()),
         );
     };
+    let storage = match common.storage.as_str() {
+        "Default" => String::new(),
+        other => format!(" storage {other}"),
+    };
     if let dace::DataDescriptor::Structure(structure) = descriptor {
         // The element type (a pointer to the C struct of the members)
         // follows from the members; the export writes it back.
@@ -270,10 +274,6 @@ fn container_type(path: &str, descriptor: &dace::DataDescriptor) -> Result<Strin
                 &member.descriptor,
             )?);
         }
-        let storage = match common.storage.as_str() {
-            "Default" => String::new(),
-            other => format!(" storage {other}"),
-        };
         return Ok(format!(
             "!sdfg.structure<{} members [{}] types [{}]{storage}>",
             lit(&attrs.name),
@@ -283,10 +283,6 @@ fn container_type(path: &str, descriptor: &dace::DataDescriptor) -> Result<Strin
     }
     let element = element_type(&format!("{path}.attributes.dtype"), common.dtype)?;
     let shape: Vec<String> = common.shape.iter().map(|s| canonical(&s.0)).collect();
-    let storage = match common.storage.as_str() {
-        "Default" => String::new(),
-        other => format!(" storage {other}"),
-    };
     let array_like = |mnemonic: &str, attrs: &dace::ArrayAttributes| -> String {
         let strides: Vec<String> = attrs.strides.iter().map(|s| canonical(&s.0)).collect();
         let offset: Vec<String> = attrs.offset.iter().map(|s| canonical(&s.0)).collect();
@@ -351,14 +347,10 @@ fn constants_text(path: &str, constants: &dace::Constants) -> Result<String> {
                 _ if !number.is_finite() => {
                     return error(&at, format!("non-finite constant {v}"));
                 }
-                t if t.starts_with('f') => {
-                    // MLIR's float literals need a point.
-                    let text = format!("{number:?}");
-                    match text.split_once('e') {
-                        Some((m, e)) if !m.contains('.') => format!("{m}.0e{e}"),
-                        _ => text,
-                    }
-                }
+                t if t.starts_with('f') => python_tasklet::float_text(
+                    number,
+                    python_tasklet::Ty::parse(t).unwrap_or(python_tasklet::Ty::Float(64)),
+                ),
                 _ if number.fract() == 0.0 => format!("{}", number as i64),
                 _ => return error(&at, format!("non-integer value {v} for {element}")),
             })
@@ -1120,7 +1112,7 @@ impl Printer {
         indent: usize,
         containers: &mut HashMap<String, Source>,
         shapes: &mut HashMap<String, Vec<String>>,
-    ) {
+    ) -> Result<()> {
         if let Some(common) = descriptor.common() {
             shapes.insert(
                 name.to_string(),
@@ -1128,15 +1120,16 @@ impl Printer {
             );
         }
         let dace::DataDescriptor::Structure(structure) = descriptor else {
-            return;
+            return Ok(());
         };
         let Some(parent) = containers.get(name).cloned() else {
-            return;
+            return Ok(());
         };
-        for member in &structure.attributes.members {
-            let Ok(ty) = container_type("", &member.descriptor) else {
-                continue;
-            };
+        for (k, member) in structure.attributes.members.iter().enumerate() {
+            let ty = container_type(
+                &format!("{}.attributes.members[{k}]", self.path),
+                &member.descriptor,
+            )?;
             let value = self.fresh();
             self.line(
                 indent,
@@ -1149,13 +1142,14 @@ impl Printer {
             );
             let full = format!("{name}.{}", member.name);
             containers.insert(full.clone(), Source { value, ty });
-            self.members(&full, &member.descriptor, indent, containers, shapes);
+            self.members(&full, &member.descriptor, indent, containers, shapes)?;
         }
+        Ok(())
     }
 
     /// Folds `x is None` to `False` and `x is not None` to `True` for the
     /// containers that cannot be `None` (DaCe's `evaluate_optional_arrays`:
-    /// scalars, transients and arrays not marked optional); other tests are
+    /// scalars, transients and arrays marked `optional: false`); other tests are
     /// left for the symbolic parser to reject.
     fn fold_none_tests(&self, condition: &str) -> String {
         let mut out = condition.to_string();
@@ -1281,7 +1275,8 @@ impl Printer {
         }
         let mut shapes = HashMap::new();
         for (name, descriptor) in &attrs.arrays {
-            self.members(name, descriptor, indent + 1, &mut containers, &mut shapes);
+            self.path = format!("{path}.attributes._arrays.{name}");
+            self.members(name, descriptor, indent + 1, &mut containers, &mut shapes)?;
         }
         let start = sdfg.start_block.or(sdfg.start_state);
         let outer_shapes = std::mem::replace(&mut self.shapes, shapes);

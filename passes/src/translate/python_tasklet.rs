@@ -303,7 +303,7 @@ type Result<T> = std::result::Result<T, String>;
 
 /// A float constant as MLIR reads it for type `ty`: decimal with a point,
 /// or the bit pattern of the type's width for infinities and NaNs.
-fn float_text(value: f64, ty: Ty) -> String {
+pub fn float_text(value: f64, ty: Ty) -> String {
     let value = if ty == Ty::Float(16) && value.abs() > 65504.0 {
         value * f64::INFINITY
     } else {
