@@ -76,6 +76,65 @@ MlirAttribute sdfgStreamBuffer(MlirType type) {
   return wrap(Attribute());
 }
 
+int sdfgElementTypeKind(MlirType type) {
+  return llvm::TypeSwitch<Type, int>(unwrap(type))
+      .Case<PointerType>([](auto) { return SdfgPointer; })
+      .Case<StructType>([](auto) { return SdfgStruct; })
+      .Case<sdfg::OpaqueType>([](auto) { return SdfgOpaque; })
+      .Case<CallbackType>([](auto) { return SdfgCallback; })
+      .Default([](auto) { return SdfgNotAnElementType; });
+}
+
+MlirType sdfgPointerPointee(MlirType type) {
+  if (auto pointer = dyn_cast<PointerType>(unwrap(type)))
+    return wrap(pointer.getPointee());
+  return wrap(Type());
+}
+
+MlirAttribute sdfgTypeName(MlirType type) {
+  return wrap(llvm::TypeSwitch<Type, Attribute>(unwrap(type))
+                  .Case<StructType, StructureType>(
+                      [](auto t) { return t.getName(); })
+                  .Case<sdfg::OpaqueType>(
+                      [](sdfg::OpaqueType t) { return t.getCtype(); })
+                  .Default([](Type) { return Attribute(); }));
+}
+
+MlirAttribute sdfgTypeFieldNames(MlirType type) {
+  return wrap(llvm::TypeSwitch<Type, Attribute>(unwrap(type))
+                  .Case<StructType>([](StructType t) { return t.getFields(); })
+                  .Case<StructureType>(
+                      [](StructureType t) { return t.getMembers(); })
+                  .Default([](Type) { return Attribute(); }));
+}
+
+MlirAttribute sdfgTypeFieldTypes(MlirType type) {
+  return wrap(llvm::TypeSwitch<Type, Attribute>(unwrap(type))
+                  .Case<StructType, StructureType>(
+                      [](auto t) { return t.getTypes(); })
+                  .Case<CallbackType>(
+                      [](CallbackType t) { return t.getArguments(); })
+                  .Default([](Type) { return Attribute(); }));
+}
+
+MlirAttribute sdfgCallbackResults(MlirType type) {
+  if (auto callback = dyn_cast<CallbackType>(unwrap(type)))
+    return wrap(Attribute(callback.getResults()));
+  return wrap(Attribute());
+}
+
+MlirAttribute sdfgStructLengths(MlirType type) {
+  if (auto record = dyn_cast<StructType>(unwrap(type)))
+    return wrap(Attribute(record.getLengths()));
+  return wrap(Attribute());
+}
+
+int64_t sdfgStructBytes(MlirType type) {
+  if (auto record = dyn_cast<StructType>(unwrap(type)))
+    return record.getBytes();
+  return -1;
+}
+
 MlirType sdfgContainerTypeGet(MlirContext ctx, int kind, MlirType element,
                               MlirAttribute shape, MlirAttribute strides,
                               MlirAttribute offset, int storage,

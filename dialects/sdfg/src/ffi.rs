@@ -57,6 +57,14 @@ extern "C" {
     pub fn sdfgContainerOffset(ty: MlirType) -> MlirAttribute;
     pub fn sdfgContainerStorage(ty: MlirType) -> c_int;
     pub fn sdfgStreamBuffer(ty: MlirType) -> MlirAttribute;
+    pub fn sdfgElementTypeKind(ty: MlirType) -> c_int;
+    pub fn sdfgPointerPointee(ty: MlirType) -> MlirType;
+    pub fn sdfgTypeName(ty: MlirType) -> MlirAttribute;
+    pub fn sdfgTypeFieldNames(ty: MlirType) -> MlirAttribute;
+    pub fn sdfgTypeFieldTypes(ty: MlirType) -> MlirAttribute;
+    pub fn sdfgCallbackResults(ty: MlirType) -> MlirAttribute;
+    pub fn sdfgStructLengths(ty: MlirType) -> MlirAttribute;
+    pub fn sdfgStructBytes(ty: MlirType) -> i64;
     pub fn sdfgContainerTypeGet(
         ctx: MlirContext,
         kind: c_int,

@@ -2,7 +2,7 @@
 
 use crate::{
     ffi,
-    ir::{attr_str, attr_str_array, str_of, Op, Val},
+    ir::{array_elements, attr_str, attr_str_array, dictionary_entries, str_of, Op, Val},
 };
 use mlir_sys::{MlirAttribute, MlirType};
 use std::fmt;
@@ -122,6 +122,102 @@ fn optional_strings(attr: MlirAttribute) -> Option<Vec<String>> {
 
 fn optional_string(attr: MlirAttribute) -> Option<String> {
     (!attr.ptr.is_null()).then(|| attr_str(attr).unwrap_or_default().to_string())
+}
+
+/// The types of a list of type attributes.
+fn type_list(attr: MlirAttribute) -> Vec<MlirType> {
+    array_elements(attr)
+        .into_iter()
+        // SAFETY: the dialect's verifiers make these lists TypeAttrs.
+        .map(|a| unsafe { mlir_sys::mlirTypeAttrGetValue(a) })
+        .collect()
+}
+
+/// Named entries: `names` zipped with `types`.
+fn named_types(names: MlirAttribute, types: MlirAttribute) -> Vec<(String, MlirType)> {
+    attr_str_array(names)
+        .into_iter()
+        .map(String::from)
+        .zip(type_list(types))
+        .collect()
+}
+
+/// One of the dialect's element types for DaCe's type classes that MLIR's
+/// builtin types do not express, read out of its MLIR type.
+#[derive(Clone, Debug)]
+pub enum ElementType {
+    /// `!sdfg.ptr<T>`: the pointee (`none` for `void *`).
+    Pointer(MlirType),
+    /// `!sdfg.struct<..>`.
+    Struct {
+        /// The C struct's name.
+        name: String,
+        /// Fields in order, with their types.
+        fields: Vec<(String, MlirType)>,
+        /// Pointer fields and the symbolic lengths of what they point at.
+        lengths: Vec<(String, String)>,
+        /// The size DaCe recorded.
+        bytes: i64,
+    },
+    /// `!sdfg.opaque<"ctype">`.
+    Opaque(String),
+    /// `!sdfg.callback<[args] -> [results]>`.
+    Callback {
+        /// Argument types (containers or elements; `none` untyped).
+        arguments: Vec<MlirType>,
+        /// Result types.
+        results: Vec<MlirType>,
+    },
+}
+
+impl ElementType {
+    /// Reads one of these types; `None` for any other type.
+    pub fn from_type(ty: MlirType) -> Option<Self> {
+        // SAFETY: the accessors check the type's kind and return null
+        // attributes for other types.
+        unsafe {
+            Some(match ffi::sdfgElementTypeKind(ty) {
+                1 => ElementType::Pointer(ffi::sdfgPointerPointee(ty)),
+                2 => ElementType::Struct {
+                    name: attr_str(ffi::sdfgTypeName(ty))
+                        .unwrap_or_default()
+                        .to_string(),
+                    fields: named_types(ffi::sdfgTypeFieldNames(ty), ffi::sdfgTypeFieldTypes(ty)),
+                    lengths: dictionary_entries(ffi::sdfgStructLengths(ty))
+                        .into_iter()
+                        .map(|(k, v)| (k.to_string(), attr_str(v).unwrap_or_default().to_string()))
+                        .collect(),
+                    bytes: ffi::sdfgStructBytes(ty),
+                },
+                3 => ElementType::Opaque(
+                    attr_str(ffi::sdfgTypeName(ty))
+                        .unwrap_or_default()
+                        .to_string(),
+                ),
+                4 => ElementType::Callback {
+                    arguments: type_list(ffi::sdfgTypeFieldTypes(ty)),
+                    results: type_list(ffi::sdfgCallbackResults(ty)),
+                },
+                _ => return None,
+            })
+        }
+    }
+}
+
+/// The name and the members (in order, with their container types) of a
+/// `!sdfg.structure`; `None` for other types.
+pub fn structure_members(ty: MlirType) -> Option<(String, Vec<(String, MlirType)>)> {
+    // SAFETY: the accessors check the type's kind.
+    unsafe {
+        (ffi::sdfgContainerKind(ty) == 6).then(|| {
+            (
+                attr_str(ffi::sdfgTypeName(ty))
+                    .unwrap_or_default()
+                    .to_string(),
+                named_types(ffi::sdfgTypeFieldNames(ty), ffi::sdfgTypeFieldTypes(ty)),
+            )
+        })
+    }
 }
 
 impl Container {

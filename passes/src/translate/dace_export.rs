@@ -22,21 +22,39 @@
 //!   `Range::to_dace_inclusive`, the one place that converts.
 
 use super::mlir_python::print_body;
+use mlir_sys::MlirType;
 use sdfg_dace_model as dace;
 use sdfg_dialect::{
     container_name,
     driver::{Diagnosed, TranslationFromMlir},
     incoming_edges,
     ir::{type_to_string, Op, Val},
-    underlying_container, Container, ContainerKind, EdgeRole, Lifetime, Memlet, Schedule, Wcr,
+    structure_members, underlying_container, Container, ContainerKind, EdgeRole, ElementType,
+    Lifetime, Memlet, Schedule, Wcr,
 };
 use sdfg_symbolic::{parse, parse_subset, Expr};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
 /// The DaCe name of an MLIR element type, or a DaCe type object.
-fn dtype(op: Op<'_>, ty: &str) -> Result<Value, Diagnosed> {
-    let name = match ty {
+fn dtype(op: Op<'_>, ty: MlirType) -> Result<Value, Diagnosed> {
+    if let Some(element) = ElementType::from_type(ty) {
+        return element_dtype(op, element);
+    }
+    // SAFETY: the shaped-type accessors are used on vectors only.
+    if unsafe { mlir_sys::mlirTypeIsAVector(ty) } {
+        let (element, lanes) = unsafe {
+            (
+                mlir_sys::mlirShapedTypeGetElementType(ty),
+                mlir_sys::mlirShapedTypeGetDimSize(ty, 0),
+            )
+        };
+        return Ok(
+            json!({"type": "vector", "dtype": dtype(op, element)?, "elements": lanes.to_string()}),
+        );
+    }
+    let text = type_to_string(ty);
+    let name = match text.as_str() {
         "i1" => "bool",
         "i8" => "int8",
         "i16" => "int16",
@@ -52,9 +70,6 @@ fn dtype(op: Op<'_>, ty: &str) -> Result<Value, Diagnosed> {
         "complex<f32>" => "complex64",
         "complex<f64>" => "complex128",
         other => {
-            if let Some(value) = composite_dtype(op, other)? {
-                return Ok(value);
-            }
             op.emit_error(format!("cannot export element type {other} to DaCe"));
             return Err(Diagnosed);
         }
@@ -62,79 +77,40 @@ fn dtype(op: Op<'_>, ty: &str) -> Result<Value, Diagnosed> {
     Ok(Value::String(name.to_string()))
 }
 
-/// DaCe's type objects for vectors and the dialect's pointer, struct,
-/// callback and opaque types, read from their printed form; `None` for
-/// other types.
-fn composite_dtype(op: Op<'_>, ty: &str) -> Result<Option<Value>, Diagnosed> {
-    let inner = |prefix: &str| ty.strip_prefix(prefix).and_then(|r| r.strip_suffix('>'));
-    if let Some((n, element)) = inner("vector<").and_then(|v| v.split_once('x')) {
-        return Ok(Some(
-            json!({"type": "vector", "dtype": dtype(op, element)?, "elements": n}),
-        ));
-    }
-    if let Some(pointee) = inner("!sdfg.ptr<") {
-        let pointee = if pointee == "none" {
-            Value::Null
-        } else {
-            dtype(op, pointee)?
-        };
-        return Ok(Some(json!({"type": "pointer", "dtype": pointee})));
-    }
-    if let Some(ctype) = inner("!sdfg.opaque<") {
-        return Ok(Some(json!({"type": "opaque", "ctype": unquote(ctype)})));
-    }
-    if let Some(body) = inner("!sdfg.struct<") {
-        let malformed = || {
-            op.emit_error(format!("cannot read the struct type {ty}"));
-            Diagnosed
-        };
-        let (name, fields, types, rest) = named_lists(body, "fields").ok_or_else(malformed)?;
-        let mut rest = rest.trim_start();
-        let mut lengths = Vec::new();
-        if let Some(after) = rest.strip_prefix("lengths") {
-            let (entries, after) = bracketed(after.trim_start()).ok_or_else(malformed)?;
-            for entry in split_top(entries) {
-                let (key, value) = entry.split_once(" = ").ok_or_else(malformed)?;
-                lengths.push(json!([unquote(key.trim()), unquote(value.trim())]));
+/// DaCe's type objects for the dialect's pointer, struct, opaque and
+/// callback types.
+fn element_dtype(op: Op<'_>, element: ElementType) -> Result<Value, Diagnosed> {
+    Ok(match element {
+        ElementType::Pointer(pointee) => {
+            // SAFETY: a type check on a valid type.
+            let pointee = if unsafe { mlir_sys::mlirTypeIsANone(pointee) } {
+                Value::Null
+            } else {
+                dtype(op, pointee)?
+            };
+            json!({"type": "pointer", "dtype": pointee})
+        }
+        ElementType::Opaque(ctype) => json!({"type": "opaque", "ctype": ctype}),
+        ElementType::Struct {
+            name,
+            fields,
+            lengths,
+            bytes,
+        } => {
+            let mut data = Vec::new();
+            for (field, ty) in fields {
+                data.push(json!([field, dtype(op, ty)?]));
             }
-            rest = after.trim_start();
+            let lengths: Vec<Value> = lengths.into_iter().map(|(f, l)| json!([f, l])).collect();
+            json!({"type": "struct", "name": name, "data": data, "length": lengths, "bytes": bytes})
         }
-        let bytes: i64 = rest
-            .strip_prefix("bytes")
-            .and_then(|b| b.trim().parse().ok())
-            .ok_or_else(malformed)?;
-        let names = split_top(fields);
-        let types = split_top(types);
-        if names.len() != types.len() {
-            return Err(malformed());
+        ElementType::Callback { arguments, results } => {
+            let list = |types: Vec<MlirType>| -> Result<Vec<Value>, Diagnosed> {
+                types.into_iter().map(|t| callback_item(op, t)).collect()
+            };
+            json!({"type": "callback", "arguments": list(arguments)?, "returntypes": list(results)?})
         }
-        let mut data = Vec::new();
-        for (field, ty) in names.iter().zip(&types) {
-            data.push(json!([unquote(field), dtype(op, ty)?]));
-        }
-        return Ok(Some(
-            json!({"type": "struct", "name": unquote(&name), "data": data, "length": lengths, "bytes": bytes}),
-        ));
-    }
-    if let Some(body) = inner("!sdfg.callback<") {
-        let malformed = || {
-            op.emit_error(format!("cannot read the callback type {ty}"));
-            Diagnosed
-        };
-        let (arguments, rest) = bracketed(body).ok_or_else(malformed)?;
-        let rest = rest.trim_start().strip_prefix("->").ok_or_else(malformed)?;
-        let (results, _) = bracketed(rest.trim_start()).ok_or_else(malformed)?;
-        let list = |items: &str| -> Result<Vec<Value>, Diagnosed> {
-            split_top(items)
-                .into_iter()
-                .map(|item| callback_item(op, item))
-                .collect()
-        };
-        return Ok(Some(
-            json!({"type": "callback", "arguments": list(arguments)?, "returntypes": list(results)?}),
-        ));
-    }
-    Ok(None)
+    })
 }
 
 /// One entry of the `constants` attribute as DaCe's `[descriptor, value]`:
@@ -157,7 +133,6 @@ fn constant_json(
         let ty = mlirAttributeGetType(value);
         if mlirAttributeIsADenseElements(value) && mlirTypeIsARankedTensor(ty) {
             let element = mlirShapedTypeGetElementType(ty);
-            let element_text = type_to_string(element);
             let shape: Vec<i64> = (0..mlirShapedTypeGetRank(ty))
                 .map(|d| mlirShapedTypeGetDimSize(ty, d as isize))
                 .collect();
@@ -197,7 +172,7 @@ fn constant_json(
                 }
             }
             let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-            let dtype_json = dtype(sdfg, &element_text)?;
+            let dtype_json = dtype(sdfg, element)?;
             let descriptor = json!({"type": "Array", "attributes": {
                 "dtype": dtype_json,
                 "shape": dims,
@@ -219,7 +194,7 @@ fn constant_json(
             return Err(unsupported());
         };
         let descriptor = json!({"type": "Scalar", "attributes": {
-            "dtype": dtype(sdfg, &type_to_string(ty))?,
+            "dtype": dtype(sdfg, ty)?,
             "shape": ["1"],
             "transient": true,
         }});
@@ -232,42 +207,32 @@ fn constant_json(
 /// them (arrays are pointer fields with their sizes as lengths).
 fn structure_descriptor(
     op: Op<'_>,
-    ty: &str,
+    ty: MlirType,
     transient: bool,
     container: &Container,
 ) -> Result<Value, Diagnosed> {
-    let malformed = || {
-        op.emit_error(format!("cannot read the structure type {ty}"));
-        Diagnosed
+    let Some((name, members)) = structure_members(ty) else {
+        op.emit_error(format!("{} is not a structure", type_to_string(ty)));
+        return Err(Diagnosed);
     };
-    let body = ty
-        .strip_prefix("!sdfg.structure<")
-        .and_then(|b| b.strip_suffix('>'))
-        .ok_or_else(malformed)?;
-    let (name, members, types, _) = named_lists(body, "members").ok_or_else(malformed)?;
-    let names = split_top(members);
-    let types = split_top(types);
-    if names.len() != types.len() {
-        return Err(malformed());
-    }
     let mut described = Vec::new();
     let mut fields = Vec::new();
     let mut lengths = Vec::new();
     let mut layout = (0i64, 1i64);
-    for (member, member_ty) in names.iter().zip(&types) {
-        let member = unquote(member);
-        let parsed = parse_type(op, member_ty)?;
-        let descriptor = descriptor_of_type(op, parsed, transient, None)?;
-        let inner = Container::from_type(parsed).ok_or_else(malformed)?;
+    for (member, member_ty) in members {
+        let descriptor = descriptor_of_type(op, member_ty, transient, None)?;
+        let Some(inner) = Container::from_type(member_ty) else {
+            op.emit_error(format!("structure member \"{member}\" is not a container"));
+            return Err(Diagnosed);
+        };
         let (field, size) = match inner.kind {
-            ContainerKind::Scalar => {
-                let element = type_to_string(inner.element.0);
-                let size = element_bytes(&element);
-                (dtype(op, &element)?, size)
-            }
+            ContainerKind::Scalar => (
+                dtype(op, inner.element.0)?,
+                element_bytes(&type_to_string(inner.element.0)),
+            ),
             ContainerKind::Structure => (descriptor["attributes"]["dtype"].clone(), 8),
             _ => {
-                let element = dtype(op, &type_to_string(inner.element.0))?;
+                let element = dtype(op, inner.element.0)?;
                 lengths.push(json!([member.clone(), total_size(&inner.shape)]));
                 (json!({"type": "pointer", "dtype": element}), 8)
             }
@@ -309,161 +274,17 @@ fn element_bytes(ty: &str) -> i64 {
     }
 }
 
-/// Parses a type in the op's context.
-fn parse_type(op: Op<'_>, text: &str) -> Result<mlir_sys::MlirType, Diagnosed> {
-    // SAFETY: the context is the op's; the string outlives the call.
-    let ty = unsafe {
-        let context = mlir_sys::mlirOperationGetContext(op.raw());
-        mlir_sys::mlirTypeParseGet(
-            context,
-            mlir_sys::MlirStringRef {
-                data: text.as_ptr() as *const _,
-                length: text.len(),
-            },
-        )
-    };
-    if ty.ptr.is_null() {
-        op.emit_error(format!("cannot read the type {text}"));
-        return Err(Diagnosed);
-    }
-    Ok(ty)
-}
-
 /// A callback argument or result: a data descriptor, an element type or
 /// `null`.
-fn callback_item(op: Op<'_>, text: &str) -> Result<Value, Diagnosed> {
-    if text == "none" {
+fn callback_item(op: Op<'_>, ty: MlirType) -> Result<Value, Diagnosed> {
+    // SAFETY: a type check on a valid type.
+    if unsafe { mlir_sys::mlirTypeIsANone(ty) } {
         return Ok(Value::Null);
     }
-    if !text.starts_with("!sdfg.scalar")
-        && !text.starts_with("!sdfg.array")
-        && !text.starts_with("!sdfg.stream")
-        && !text.starts_with("!sdfg.view")
-        && !text.starts_with("!sdfg.ref")
-    {
-        return dtype(op, text);
+    if Container::from_type(ty).is_some() {
+        return descriptor_of_type(op, ty, false, None);
     }
-    descriptor_of_type(op, parse_type(op, text)?, false, None)
-}
-
-/// Walks the characters of `text` outside MLIR string literals, with the
-/// bracket depth before each; stops when `visit` returns `false`.
-fn scan_unquoted(text: &str, mut visit: impl FnMut(usize, char, usize) -> bool) {
-    let mut depth = 0usize;
-    let mut quoted = false;
-    let mut escaped = false;
-    for (at, c) in text.char_indices() {
-        if quoted {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => quoted = false,
-                _ => {}
-            }
-            continue;
-        }
-        if c == '"' {
-            quoted = true;
-            continue;
-        }
-        if !visit(at, c, depth) {
-            return;
-        }
-        match c {
-            '[' | '{' | '<' | '(' => depth += 1,
-            ']' | '}' | '>' | ')' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-}
-
-/// The text between a bracket at the start of `text` and its match, and
-/// the rest after the closing bracket.
-fn bracketed(text: &str) -> Option<(&str, &str)> {
-    if !text.starts_with(['[', '{', '<', '(']) {
-        return None;
-    }
-    let mut close = None;
-    scan_unquoted(text, |at, c, depth| {
-        if depth == 1 && matches!(c, ']' | '}' | '>' | ')') {
-            close = Some(at);
-            return false;
-        }
-        true
-    });
-    close.map(|at| (&text[1..at], &text[at + 1..]))
-}
-
-/// Splits a printed list at its top-level commas.
-fn split_top(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    scan_unquoted(text, |at, c, depth| {
-        if c == ',' && depth == 0 {
-            out.push(text[start..at].trim());
-            start = at + 1;
-        }
-        true
-    });
-    let last = text[start..].trim();
-    if !last.is_empty() {
-        out.push(last);
-    }
-    out
-}
-
-/// Reads `"name" <keyword> [names] types [types]` (the head of the printed
-/// struct and structure types): the name, both lists and the rest.
-fn named_lists<'t>(body: &'t str, keyword: &str) -> Option<(String, &'t str, &'t str, &'t str)> {
-    let (name, rest) = split_string(body)?;
-    let rest = rest.trim_start().strip_prefix(keyword)?;
-    let (names, rest) = bracketed(rest.trim_start())?;
-    let rest = rest.trim_start().strip_prefix("types")?;
-    let (types, rest) = bracketed(rest.trim_start())?;
-    Some((name, names, types, rest))
-}
-
-/// A leading MLIR string literal, unquoted, and the rest.
-fn split_string(text: &str) -> Option<(String, &str)> {
-    let body = text.strip_prefix('"')?;
-    let mut escaped = false;
-    for (at, c) in body.char_indices() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' => escaped = true,
-            '"' => return Some((unquote(&text[..at + 2]), &body[at + 1..])),
-            _ => {}
-        }
-    }
-    None
-}
-
-/// The value of an MLIR string literal (or the text itself if unquoted).
-fn unquote(text: &str) -> String {
-    let Some(body) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) else {
-        return text.to_string();
-    };
-    let mut bytes = Vec::new();
-    let mut chars = body.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            let mut buffer = [0u8; 4];
-            bytes.extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());
-            continue;
-        }
-        match chars.next() {
-            Some('n') => bytes.push(b'\n'),
-            Some('t') => bytes.push(b'\t'),
-            Some(c @ ('"' | '\\')) => bytes.push(c as u8),
-            Some(high) => {
-                let low = chars.next().unwrap_or('0');
-                let hex: String = [high, low].iter().collect();
-                bytes.push(u8::from_str_radix(&hex, 16).unwrap_or(b'?'));
-            }
-            None => {}
-        }
-    }
-    String::from_utf8_lossy(&bytes).into_owned()
+    dtype(op, ty)
 }
 
 /// C-order strides of a shape.
@@ -510,9 +331,9 @@ fn descriptor_of_type(
         return Err(Diagnosed);
     };
     if container.kind == ContainerKind::Structure {
-        return structure_descriptor(op, &type_to_string(ty), transient, &container);
+        return structure_descriptor(op, ty, transient, &container);
     }
-    let element = dtype(op, &type_to_string(container.element.0))?;
+    let element = dtype(op, container.element.0)?;
     let mut attrs = Map::new();
     attrs.insert("dtype".into(), element);
     if transient {
@@ -812,8 +633,8 @@ impl Exporter {
         if let Some(dict) = sdfg.attr("symbols") {
             for (key, value) in sdfg_dialect::ir::dictionary_entries(dict) {
                 // SAFETY: the values of `symbols` are TypeAttrs (verified).
-                let ty = type_to_string(unsafe { mlir_sys::mlirTypeAttrGetValue(value) });
-                symbols.insert(key.to_string(), dtype(sdfg, &ty)?);
+                let ty = unsafe { mlir_sys::mlirTypeAttrGetValue(value) };
+                symbols.insert(key.to_string(), dtype(sdfg, ty)?);
             }
         }
         let mut constants = Map::new();
@@ -1132,8 +953,7 @@ impl Exporter {
                     // vectors and pointers), and values that flow to other
                     // tasklets through no container have no other type.
                     for (name, result) in out_names.iter().zip(op.results()) {
-                        let ty = sdfg_dialect::ir::type_to_string(result.ty());
-                        attrs["out_connectors"][*name] = dtype(op, &ty)?;
+                        attrs["out_connectors"][*name] = dtype(op, result.ty())?;
                     }
                     if op.attr("side_effects").is_some() {
                         attrs["side_effects"] = json!(true);

@@ -45,6 +45,35 @@ MlirAttribute sdfgContainerOffset(MlirType type);
 int sdfgContainerStorage(MlirType type);
 /* A stream's buffer size (StringAttr) or null. */
 MlirAttribute sdfgStreamBuffer(MlirType type);
+/* Element type kinds returned by sdfgElementTypeKind (DaCe's type classes
+ * that MLIR's builtin types do not express). */
+enum SdfgElementTypeKind {
+  SdfgNotAnElementType = 0,
+  SdfgPointer = 1,
+  SdfgStruct = 2,
+  SdfgOpaque = 3,
+  SdfgCallback = 4,
+};
+
+/* Which of the dialect's element types a type is. */
+int sdfgElementTypeKind(MlirType type);
+/* A pointer's pointee (`none` for void), or a null type. */
+MlirType sdfgPointerPointee(MlirType type);
+/* The StringAttr name of a struct or structure, or an opaque type's C
+ * spelling; null for other types. */
+MlirAttribute sdfgTypeName(MlirType type);
+/* Field names of a struct, member names of a structure (ArrayAttr of
+ * StringAttr); null for other types. */
+MlirAttribute sdfgTypeFieldNames(MlirType type);
+/* Field types of a struct, member types of a structure, arguments of a
+ * callback (ArrayAttr of TypeAttr); null for other types. */
+MlirAttribute sdfgTypeFieldTypes(MlirType type);
+/* A callback's results (ArrayAttr of TypeAttr), or null. */
+MlirAttribute sdfgCallbackResults(MlirType type);
+/* A struct's field lengths (DictionaryAttr of StringAttr), or null. */
+MlirAttribute sdfgStructLengths(MlirType type);
+/* A struct's size in bytes, or -1 for other types. */
+int64_t sdfgStructBytes(MlirType type);
 /* Builds a container type of the given kind; null attributes are omitted
  * parameters. Returns a null type when the parameters are invalid. */
 MlirType sdfgContainerTypeGet(MlirContext ctx, int kind, MlirType element,
