@@ -3,6 +3,8 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod conversion;
+pub mod execute;
 pub mod registry;
 pub mod target;
 pub mod translate;

@@ -2,10 +2,18 @@
 //! `sdfg-translate` register from it, and `docs/Passes.md` is generated
 //! from it.
 
-use sdfg_dialect::driver::{self, PassRegistration, TranslationFromMlir, TranslationToMlir};
+use sdfg_dialect::driver::{
+    self, PassRegistration, PipelineRegistration, TranslationFromMlir, TranslationToMlir,
+};
 
 /// Every Rust pass, in the order `--help` lists them.
-pub static PASSES: &[&PassRegistration] = &[&crate::analysis::validate::REGISTRATION];
+pub static PASSES: &[&PassRegistration] = &[
+    &crate::analysis::validate::REGISTRATION,
+    &crate::conversion::sdfg_to_scf::REGISTRATION,
+];
+
+/// Every named pipeline.
+pub static PIPELINES: &[&PipelineRegistration] = &[&crate::conversion::LOWER_TO_LLVM];
 
 /// Every Rust translation from MLIR.
 pub static TRANSLATIONS_FROM_MLIR: &[&TranslationFromMlir] = &[
@@ -27,6 +35,9 @@ pub fn register_all() {
         driver::set_validator(crate::analysis::validate::validate_one);
         for pass in PASSES {
             driver::register_pass(pass);
+        }
+        for pipeline in PIPELINES {
+            driver::register_pipeline(pipeline);
         }
         for translation in TRANSLATIONS_FROM_MLIR {
             driver::register_translation_from_mlir(translation);
@@ -54,6 +65,17 @@ pub fn passes_markdown() -> String {
         out.push_str(&format!(
             "| `{}` | {} | {} |\n",
             pass.argument, on, pass.summary
+        ));
+    }
+    out.push_str(
+        "\n## Pipelines (`sdfg-opt`)\n\n| pipeline | summary | passes |\n| --- | --- | --- |\n",
+    );
+    for p in PIPELINES {
+        out.push_str(&format!(
+            "| `{}` | {} | `{}` |\n",
+            p.argument,
+            p.summary,
+            p.pipeline.split_whitespace().collect::<String>()
         ));
     }
     out.push_str("\n## Translations (`sdfg-translate`)\n\n| flag | summary |\n| --- | --- |\n");

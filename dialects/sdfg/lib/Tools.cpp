@@ -18,6 +18,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/InitAllTranslations.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -118,6 +119,19 @@ void sdfgRegisterPass(MlirStringRef argument, MlirStringRef description,
   });
 }
 
+void sdfgRegisterPassPipeline(MlirStringRef argument,
+                              MlirStringRef description,
+                              MlirStringRef pipeline) {
+  static std::deque<PassPipelineRegistration<>> registrations;
+  StringRef text = keep(pipeline);
+  registrations.emplace_back(
+      keep(argument), keep(description), [text](OpPassManager &pm) {
+        // The text was checked when the pipeline was registered in Rust's
+        // tests; a failure here reports through MLIR's diagnostics.
+        (void)parsePassPipeline(text, pm);
+      });
+}
+
 void sdfgRegisterTranslationFromMLIR(MlirStringRef name,
                                      MlirStringRef description,
                                      SdfgTranslateFromMLIR function,
@@ -153,6 +167,12 @@ void sdfgRegisterTranslationToMLIR(MlirStringRef name,
         return OwningOpRef<Operation *>(unwrap(result));
       },
       registerEverything);
+}
+
+MlirModule sdfgParseSourceFile(MlirContext context, MlirStringRef path) {
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(StringRef(path.data, path.length), unwrap(context));
+  return wrap(module.release());
 }
 
 int sdfgOptMain(int argc, char **argv) {

@@ -136,6 +136,36 @@ pub fn register_pass(registration: &'static PassRegistration) {
     }
 }
 
+/// A named pass pipeline: a short name for a sequence of passes.
+pub struct PipelineRegistration {
+    /// The pipeline's name (`sdfg-lower-to-llvm`).
+    pub argument: &'static str,
+    /// The one-line summary shown by `--help`.
+    pub summary: &'static str,
+    /// The passes it runs on a `builtin.module`, in MLIR's textual pipeline
+    /// syntax without the `builtin.module(...)` anchor.
+    pub pipeline: &'static str,
+}
+
+impl PipelineRegistration {
+    /// The full textual pipeline, anchored on `builtin.module`.
+    pub fn anchored(&self) -> String {
+        format!("builtin.module({})", self.pipeline)
+    }
+}
+
+/// Registers a named pipeline with MLIR's pass registry.
+pub fn register_pipeline(registration: &'static PipelineRegistration) {
+    // SAFETY: the strings are copied by the callee.
+    unsafe {
+        ffi::sdfgRegisterPassPipeline(
+            string_ref(registration.argument),
+            string_ref(registration.summary),
+            string_ref(registration.pipeline),
+        )
+    }
+}
+
 /// A translation from MLIR to text (`--sdfg-to-dot`).
 pub struct TranslationFromMlir {
     /// The flag name without dashes.

@@ -3,7 +3,7 @@
 #![allow(missing_docs)]
 
 use mlir_sys::{
-    MlirAttribute, MlirContext, MlirDialectHandle, MlirDialectRegistry, MlirOperation,
+    MlirAttribute, MlirContext, MlirDialectHandle, MlirDialectRegistry, MlirModule, MlirOperation,
     MlirStringRef, MlirType,
 };
 use std::ffi::{c_char, c_int, c_void};
@@ -110,6 +110,11 @@ extern "C" {
         op_name: MlirStringRef,
         callbacks: PassCallbacks,
     );
+    pub fn sdfgRegisterPassPipeline(
+        argument: MlirStringRef,
+        description: MlirStringRef,
+        pipeline: MlirStringRef,
+    );
     pub fn sdfgRegisterTranslationFromMLIR(
         name: MlirStringRef,
         description: MlirStringRef,
@@ -124,6 +129,7 @@ extern "C" {
     );
 
     pub fn sdfgRegisterAllDialects(registry: MlirDialectRegistry);
+    pub fn sdfgParseSourceFile(context: MlirContext, path: MlirStringRef) -> MlirModule;
     pub fn sdfgOptMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
     pub fn sdfgTranslateMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
 }

@@ -23,7 +23,7 @@ pub(crate) unsafe fn str_of<'a>(s: MlirStringRef) -> &'a str {
 }
 
 /// Builds an `MlirStringRef` borrowing `s`.
-pub(crate) fn string_ref(s: &str) -> MlirStringRef {
+pub fn string_ref(s: &str) -> MlirStringRef {
     MlirStringRef {
         data: s.as_ptr() as *const _,
         length: s.len(),

@@ -78,6 +78,7 @@
 //! [`image`]: Subset::image
 #![deny(missing_docs)]
 
+mod codegen;
 mod compare;
 pub mod corpus;
 mod eval;
@@ -90,6 +91,7 @@ mod print;
 mod rational;
 pub mod subset;
 
+pub use codegen::{CmpOp, Emitter, IntOp};
 pub use compare::{compare_eq, compare_le, compare_lt, Assumptions, RationalBound, Tri};
 pub use eval::{EvalError, Value};
 pub use expr::Expr;

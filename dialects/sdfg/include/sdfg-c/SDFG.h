@@ -139,6 +139,13 @@ typedef struct {
 void sdfgRegisterPass(MlirStringRef argument, MlirStringRef description,
                       MlirStringRef opName, SdfgPassCallbacks callbacks);
 
+/* Registers a named pass pipeline (`--pass-pipeline=builtin.module(name)`
+ * and `--name`) that expands to the textual pipeline `pipeline`, which is
+ * nested under `builtin.module`. */
+void sdfgRegisterPassPipeline(MlirStringRef argument,
+                              MlirStringRef description,
+                              MlirStringRef pipeline);
+
 /*--- Translations -----------------------------------------------------------*/
 
 /* Appends `length` bytes to the output of a translation. */
@@ -165,6 +172,10 @@ void sdfgRegisterTranslationToMLIR(MlirStringRef name,
                                    void *userData);
 
 /*--- Tools ------------------------------------------------------------------*/
+
+/* Parses the MLIR file at `path` into a module (locations name the file);
+ * returns a null module after emitting diagnostics. */
+MlirModule sdfgParseSourceFile(MlirContext context, MlirStringRef path);
 
 /* Registers every upstream dialect and extension plus the sdfg dialect. */
 void sdfgRegisterAllDialects(MlirDialectRegistry registry);

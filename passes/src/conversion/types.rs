@@ -1,0 +1,238 @@
+//! Element types, data containers and value conversions as the lowering
+//! sees them.
+
+use sdfg_dialect::ir::type_to_string;
+use sdfg_dialect::{Container, ContainerKind};
+use sdfg_symbolic::{parse, Expr};
+
+use super::text::Body;
+
+/// A signless MLIR element type and whether DaCe's type was unsigned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Elem {
+    /// `f64`, `i32`, `i1`, `index`, ...
+    pub ty: String,
+    /// Whether the DaCe type was unsigned (integers only).
+    pub unsigned: bool,
+}
+
+impl Elem {
+    /// Reads a builtin element type (`ui32` becomes signless `i32`).
+    pub fn parse(text: &str) -> Result<Elem, String> {
+        let t = text.trim();
+        if let Some(width) = t.strip_prefix("ui") {
+            if width.parse::<u32>().is_ok() {
+                return Ok(Elem {
+                    ty: format!("i{width}"),
+                    unsigned: true,
+                });
+            }
+        }
+        if let Some(width) = t.strip_prefix("si") {
+            if width.parse::<u32>().is_ok() {
+                return Ok(Elem {
+                    ty: format!("i{width}"),
+                    unsigned: false,
+                });
+            }
+        }
+        let ok = matches!(t, "f16" | "bf16" | "f32" | "f64" | "index")
+            || t.strip_prefix('i')
+                .is_some_and(|w| w.parse::<u32>().is_ok());
+        if ok {
+            Ok(Elem {
+                ty: t.to_string(),
+                unsigned: false,
+            })
+        } else {
+            Err(format!("element type `{t}` cannot be lowered yet"))
+        }
+    }
+
+    /// Whether this is a floating-point type.
+    pub fn is_float(&self) -> bool {
+        is_float(&self.ty)
+    }
+}
+
+fn is_float(ty: &str) -> bool {
+    matches!(ty, "f16" | "bf16" | "f32" | "f64")
+}
+
+fn int_width(ty: &str) -> Option<u32> {
+    if ty == "index" {
+        return Some(64);
+    }
+    ty.strip_prefix('i').and_then(|w| w.parse().ok())
+}
+
+/// Converts `value` of type `from` to type `to` the way C converts
+/// (implicit conversions in DaCe's generated code).
+pub(crate) fn convert(body: &mut Body, value: &str, from: &Elem, to: &str) -> String {
+    let f = from.ty.as_str();
+    if f == to {
+        return value.to_string();
+    }
+    let unsigned = from.unsigned || f == "i1";
+    match (is_float(f), is_float(to)) {
+        (true, true) => {
+            let op = if float_width(f) < float_width(to) {
+                "extf"
+            } else {
+                "truncf"
+            };
+            body.assign(format!("arith.{op} {value} : {f} to {to}"))
+        }
+        (false, true) => {
+            let op = if unsigned { "uitofp" } else { "sitofp" };
+            if f == "index" {
+                let wide = body.assign(format!("arith.index_cast {value} : index to i64"));
+                return body.assign(format!("arith.sitofp {wide} : i64 to {to}"));
+            }
+            body.assign(format!("arith.{op} {value} : {f} to {to}"))
+        }
+        (true, false) => {
+            if to == "i1" {
+                let zero = body.assign(format!("arith.constant 0.0 : {f}"));
+                return body.assign(format!("arith.cmpf une, {value}, {zero} : {f}"));
+            }
+            if to == "index" {
+                let wide = body.assign(format!("arith.fptosi {value} : {f} to i64"));
+                return body.assign(format!("arith.index_cast {wide} : i64 to index"));
+            }
+            body.assign(format!("arith.fptosi {value} : {f} to {to}"))
+        }
+        (false, false) => {
+            if to == "i1" {
+                let zero = body.assign(format!("arith.constant 0 : {f}"));
+                return body.assign(format!("arith.cmpi ne, {value}, {zero} : {f}"));
+            }
+            if f == "index" || to == "index" {
+                let op = if unsigned {
+                    "index_castui"
+                } else {
+                    "index_cast"
+                };
+                return body.assign(format!("arith.{op} {value} : {f} to {to}"));
+            }
+            let (wf, wt) = (int_width(f).unwrap_or(64), int_width(to).unwrap_or(64));
+            let op = if wf > wt {
+                "trunci"
+            } else if unsigned {
+                "extui"
+            } else {
+                "extsi"
+            };
+            body.assign(format!("arith.{op} {value} : {f} to {to}"))
+        }
+    }
+}
+
+fn float_width(ty: &str) -> u32 {
+    match ty {
+        "f16" | "bf16" => 16,
+        "f32" => 32,
+        _ => 64,
+    }
+}
+
+/// A data container as the lowered code holds it: a scalar is a rank-0
+/// memref, every array, view and nested-SDFG argument a flat `memref<?xT>`
+/// indexed through the container's own symbolic strides and offsets, plus
+/// an optional base (the start of a view or of a nested SDFG's subset).
+#[derive(Clone, Debug)]
+pub(crate) struct Data {
+    /// The DaCe name.
+    pub name: String,
+    /// The SSA value of the memref.
+    pub memref: String,
+    /// The element type.
+    pub elem: Elem,
+    /// Whether the memref is rank 0.
+    pub scalar: bool,
+    /// Symbolic sizes.
+    pub shape: Vec<Expr>,
+    /// Symbolic strides, in elements.
+    pub strides: Vec<Expr>,
+    /// Symbolic per-dimension index offsets (DaCe's `offset`).
+    pub offsets: Vec<Expr>,
+    /// The SSA `index` added to every linear index.
+    pub base: Option<String>,
+}
+
+impl Data {
+    /// The memref type of `memref`.
+    pub(crate) fn memref_type(&self) -> String {
+        memref_type(&self.elem, self.scalar)
+    }
+}
+
+/// `memref<T>` or `memref<?xT>`.
+pub(crate) fn memref_type(elem: &Elem, scalar: bool) -> String {
+    if scalar {
+        format!("memref<{}>", elem.ty)
+    } else {
+        format!("memref<?x{}>", elem.ty)
+    }
+}
+
+/// What the lowering needs of a container type: element, scalar-ness and
+/// symbolic layout. Streams, references and structures are refused.
+pub(crate) struct Layout {
+    /// The element type.
+    pub elem: Elem,
+    /// Whether it is a scalar.
+    pub scalar: bool,
+    /// Symbolic sizes.
+    pub shape: Vec<Expr>,
+    /// Symbolic strides.
+    pub strides: Vec<Expr>,
+    /// Symbolic offsets.
+    pub offsets: Vec<Expr>,
+    /// Whether it is a view.
+    pub view: bool,
+}
+
+fn exprs(texts: &[String]) -> Result<Vec<Expr>, String> {
+    texts
+        .iter()
+        .map(|t| parse(t).map_err(|e| format!("invalid expression `{t}`: {e}")))
+        .collect()
+}
+
+/// Reads the layout of a container type.
+pub(crate) fn layout(ty: mlir_sys::MlirType) -> Result<Layout, String> {
+    let container = Container::from_type(ty)
+        .ok_or_else(|| format!("`{}` is not a data container type", type_to_string(ty)))?;
+    let kind = container.kind;
+    match kind {
+        ContainerKind::Array | ContainerKind::View | ContainerKind::Scalar => {}
+        ContainerKind::Reference => return Err("references cannot be lowered yet".into()),
+        ContainerKind::Stream => return Err("streams cannot be lowered yet".into()),
+        ContainerKind::Structure => return Err("structures cannot be lowered yet".into()),
+    }
+    let elem = Elem::parse(&type_to_string(container.element.0))?;
+    let shape = exprs(&container.shape)?;
+    let strides = match &container.strides {
+        Some(s) => exprs(s)?,
+        None => {
+            let mut strides = vec![Expr::int(1); shape.len()];
+            for i in (0..shape.len().saturating_sub(1)).rev() {
+                strides[i] = Expr::mul(&strides[i + 1], &shape[i + 1]);
+            }
+            strides
+        }
+    };
+    let offsets = match &container.offset {
+        Some(o) => exprs(o)?,
+        None => vec![Expr::int(0); shape.len()],
+    };
+    Ok(Layout {
+        elem,
+        scalar: kind == ContainerKind::Scalar,
+        shape,
+        strides,
+        offsets,
+        view: kind == ContainerKind::View,
+    })
+}

@@ -1,0 +1,226 @@
+//! `sdfg-run`: lowers, compiles and runs an SDFG (`.mlir` or DaCe
+//! `.sdfg`/`.sdfgz`) on `.npy` inputs or seeded random data, and reports or
+//! writes its outputs.
+
+use sdfg_passes::execute::{self, npy::Array, Buffer, Options};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+const USAGE: &str = "usage: sdfg-run PROGRAM.{mlir,sdfg,sdfgz} [options]
+  --set NAME=VALUE        the value of a symbol, or of a scalar argument
+  --input NAME=FILE.npy   an argument's contents (default: random data)
+  --seed N                seed of the random inputs (default 0)
+  --out DIR               write every container the program writes as DIR/NAME.npy
+  --save-inputs DIR       write the inputs as DIR/NAME.npy
+  --time                  time repeated runs (compilation excluded), report the median
+  --repeat N              number of timed runs (default 10)
+  --function NAME         the sdfg.sdfg to run (default: the first)
+  --emit-object FILE      write the compiled object file (C interface:
+                          _mlir_ciface_NAME(memref descriptors..., int64_t symbols...))
+  --emit-llvm-dialect FILE  write the lowered module (llvm dialect)";
+
+#[derive(Default)]
+struct Args {
+    program: Option<PathBuf>,
+    sets: Vec<(String, String)>,
+    inputs: Vec<(String, PathBuf)>,
+    seed: u64,
+    out: Option<PathBuf>,
+    save_inputs: Option<PathBuf>,
+    time: bool,
+    repeat: usize,
+    options: Options,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        repeat: 10,
+        ..Args::default()
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        let mut value = |flag: &str| it.next().ok_or_else(|| format!("{flag} needs a value"));
+        let pair = |text: String, flag: &str| -> Result<(String, String), String> {
+            text.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .ok_or_else(|| format!("{flag} takes NAME=VALUE, got `{text}`"))
+        };
+        match a.as_str() {
+            "--set" => args.sets.push(pair(value("--set")?, "--set")?),
+            "--input" => {
+                let (k, v) = pair(value("--input")?, "--input")?;
+                args.inputs.push((k, PathBuf::from(v)));
+            }
+            "--seed" => {
+                args.seed = value("--seed")?
+                    .parse()
+                    .map_err(|_| "--seed takes an integer")?
+            }
+            "--out" => args.out = Some(value("--out")?.into()),
+            "--save-inputs" => args.save_inputs = Some(value("--save-inputs")?.into()),
+            "--time" => args.time = true,
+            "--repeat" => {
+                args.repeat = value("--repeat")?
+                    .parse()
+                    .map_err(|_| "--repeat takes an integer")?
+            }
+            "--function" => args.options.function = Some(value("--function")?),
+            "--emit-object" => args.options.object_file = Some(value("--emit-object")?.into()),
+            "--emit-llvm-dialect" => {
+                args.options.llvm_dialect_file = Some(value("--emit-llvm-dialect")?.into())
+            }
+            "-h" | "--help" => return Err(USAGE.to_string()),
+            flag if flag.starts_with('-') => {
+                return Err(format!("unknown option `{flag}`\n{USAGE}"))
+            }
+            path => {
+                if args.program.replace(PathBuf::from(path)).is_some() {
+                    return Err(format!("more than one program given\n{USAGE}"));
+                }
+            }
+        }
+    }
+    if args.program.is_none() {
+        return Err(USAGE.to_string());
+    }
+    Ok(args)
+}
+
+fn checksum(array: &Array) -> f64 {
+    (0..array.len())
+        .map(|i| array.dtype.get(&array.data, i))
+        .sum()
+}
+
+fn describe(array: &Array) -> String {
+    let dims: Vec<String> = array.shape.iter().map(|d| d.to_string()).collect();
+    format!("{}[{}]", array.dtype.descr(), dims.join(", "))
+}
+
+fn run(args: Args) -> Result<(), String> {
+    let program_path = args.program.clone().unwrap_or_default();
+    let program = execute::compile(&program_path, &args.options)?;
+    let abi = &program.abi;
+    // Symbols: --set, else the sizes of input arrays whose dimension is a
+    // bare symbol.
+    let mut symbols: HashMap<String, i64> = HashMap::new();
+    let mut scalars: HashMap<String, f64> = HashMap::new();
+    for (name, value) in &args.sets {
+        if abi.arguments.iter().any(|a| &a.name == name) {
+            let v: f64 = value
+                .parse()
+                .map_err(|_| format!("--set {name}: `{value}` is not a number"))?;
+            scalars.insert(name.clone(), v);
+        } else {
+            let v: i64 = value
+                .parse()
+                .map_err(|_| format!("--set {name}: `{value}` is not an integer"))?;
+            symbols.insert(name.clone(), v);
+        }
+    }
+    let mut arrays: HashMap<String, Array> = HashMap::new();
+    for (name, path) in &args.inputs {
+        let Some(arg) = abi.arguments.iter().find(|a| &a.name == name) else {
+            return Err(format!(
+                "--input {name}: the program has no argument `{name}`"
+            ));
+        };
+        let array = Array::read(path)?;
+        for (dim, size) in arg.shape.iter().zip(&array.shape) {
+            if let Some(s) = dim.as_symbol() {
+                symbols.entry(s.to_string()).or_insert(*size as i64);
+            }
+        }
+        arrays.insert(name.clone(), array);
+    }
+    for s in &abi.symbols {
+        if !symbols.contains_key(s) {
+            return Err(format!("symbol `{s}` has no value: pass --set {s}=VALUE"));
+        }
+    }
+    let mut buffers = execute::buffers(abi, &symbols)?;
+    for (i, (arg, buffer)) in abi.arguments.iter().zip(buffers.iter_mut()).enumerate() {
+        if let Some(array) = arrays.get(&arg.name) {
+            buffer
+                .fill(array)
+                .map_err(|e| format!("--input {}: {e}", arg.name))?;
+        } else if let Some(v) = scalars.get(&arg.name) {
+            let one = Array {
+                dtype: execute::npy::Dtype::Float(8),
+                shape: buffer.shape.clone(),
+                data: std::iter::repeat_n(v.to_le_bytes(), buffer.shape.iter().product())
+                    .flatten()
+                    .collect(),
+            };
+            buffer
+                .fill(&one)
+                .map_err(|e| format!("--set {}: {e}", arg.name))?;
+        } else {
+            buffer.randomize(args.seed.wrapping_add(i as u64));
+        }
+    }
+    if let Some(dir) = &args.save_inputs {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for (arg, buffer) in abi.arguments.iter().zip(&buffers) {
+            buffer
+                .to_array()
+                .write(&dir.join(format!("{}.npy", arg.name)))?;
+        }
+    }
+    let pristine: Vec<Buffer> = buffers.clone();
+    program.call(&mut buffers, &symbols)?;
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    for (arg, buffer) in abi.arguments.iter().zip(&buffers) {
+        if !arg.written {
+            continue;
+        }
+        let array = buffer.to_array();
+        println!(
+            "{}: {} checksum {:.10e}",
+            arg.name,
+            describe(&array),
+            checksum(&array)
+        );
+        if let Some(dir) = &args.out {
+            array.write(&dir.join(format!("{}.npy", arg.name)))?;
+        }
+    }
+    if args.time {
+        let mut times = Vec::new();
+        for _ in 0..args.repeat.max(1) {
+            let mut fresh = pristine.clone();
+            let start = Instant::now();
+            program.call(&mut fresh, &symbols)?;
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "time: median {:.3} ms, min {:.3} ms over {} runs",
+            times[times.len() / 2],
+            times[0],
+            times.len()
+        );
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("sdfg-run: error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
