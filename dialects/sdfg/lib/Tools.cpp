@@ -175,6 +175,14 @@ MlirModule sdfgParseSourceFile(MlirContext context, MlirStringRef path) {
   return wrap(module.release());
 }
 
+MlirModule sdfgParseSourceString(MlirContext context, MlirStringRef source,
+                                 MlirStringRef name) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      StringRef(source.data, source.length), unwrap(context),
+      StringRef(name.data, name.length));
+  return wrap(module.release());
+}
+
 int sdfgOptMain(int argc, char **argv) {
   registerAllPasses();
   DialectRegistry registry;

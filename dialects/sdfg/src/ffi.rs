@@ -130,6 +130,11 @@ extern "C" {
 
     pub fn sdfgRegisterAllDialects(registry: MlirDialectRegistry);
     pub fn sdfgParseSourceFile(context: MlirContext, path: MlirStringRef) -> MlirModule;
+    pub fn sdfgParseSourceString(
+        context: MlirContext,
+        source: MlirStringRef,
+        name: MlirStringRef,
+    ) -> MlirModule;
     pub fn sdfgOptMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
     pub fn sdfgTranslateMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
 }

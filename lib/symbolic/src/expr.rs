@@ -295,6 +295,39 @@ impl Expr {
         out
     }
 
+    /// The names of the opaque subscripts (`A` of `A[i, 0]`) in the
+    /// expression.
+    pub fn subscripted_names(&self) -> BTreeSet<String> {
+        fn atom(a: &Atom, out: &mut BTreeSet<String>) {
+            if let Atom::Index(name, _) = a {
+                out.insert(name.to_string());
+            }
+            match a {
+                Atom::Mod(x, y) | Atom::Pow(x, y) => {
+                    expr(x, out);
+                    expr(y, out);
+                }
+                _ => a.children().iter().for_each(|e| expr(e, out)),
+            }
+        }
+        fn expr(e: &Expr, out: &mut BTreeSet<String>) {
+            match &*e.0 {
+                Node::Num(p) | Node::Rel(_, p) => {
+                    for (mono, _) in &p.terms {
+                        for (a, _) in &mono.factors {
+                            atom(a, out);
+                        }
+                    }
+                }
+                Node::And(v) | Node::Or(v) => v.iter().for_each(|x| expr(x, out)),
+                Node::Bool(_) | Node::Undefined => {}
+            }
+        }
+        let mut out = BTreeSet::new();
+        expr(self, &mut out);
+        out
+    }
+
     fn collect_into(&self, out: &mut BTreeSet<String>) {
         match &*self.0 {
             Node::Num(p) | Node::Rel(_, p) => p.collect_symbols(out),

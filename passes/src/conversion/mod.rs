@@ -1,6 +1,7 @@
 //! Conversions out of the sdfg dialect, and the named pipeline that takes
 //! an SDFG module down to the `llvm` dialect.
 
+mod library;
 pub mod sdfg_to_scf;
 mod text;
 mod types;

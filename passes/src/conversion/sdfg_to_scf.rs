@@ -89,14 +89,24 @@ impl RustPass for ConvertSdfgToScf {
 }
 
 /// A failure at an op, reported as a diagnostic on it.
-struct Failure<'a> {
+pub(super) struct Failure<'a> {
     op: Op<'a>,
     message: String,
 }
 
-type Result<'a, T> = std::result::Result<T, Failure<'a>>;
+pub(super) type Result<'a, T> = std::result::Result<T, Failure<'a>>;
 
-fn fail<'a, T>(op: Op<'a>, message: impl Into<String>) -> Result<'a, T> {
+impl<'a> Failure<'a> {
+    /// A failure at `op`.
+    pub(super) fn new(op: Op<'a>, message: impl Into<String>) -> Failure<'a> {
+        Failure {
+            op,
+            message: message.into(),
+        }
+    }
+}
+
+pub(super) fn fail<'a, T>(op: Op<'a>, message: impl Into<String>) -> Result<'a, T> {
     Err(Failure {
         op,
         message: message.into(),
@@ -383,7 +393,7 @@ pub fn abi(sdfg: Op<'_>) -> std::result::Result<Abi, String> {
 
 /// How a dataflow value is held in the lowered code.
 #[derive(Clone)]
-enum Lowered {
+pub(super) enum Lowered {
     /// A container (access node, scope argument).
     Data(Data),
     /// A value (tasklet output).
@@ -422,14 +432,15 @@ impl DataReader for Containers {
         symbols: &HashMap<String, String>,
         name: &str,
         indices: &[String],
+        ty: &str,
     ) -> std::result::Result<String, String> {
         let data = self
             .by_name
             .get(name)
             .ok_or_else(|| format!("`{name}` is neither a symbol nor a container"))?;
-        if data.elem.is_float() {
+        if data.memref.is_empty() {
             return Err(format!(
-                "`{name}` holds floating-point data, which inter-state expressions cannot use yet"
+                "view `{name}` cannot be read in an inter-state expression"
             ));
         }
         let index = if data.scalar {
@@ -447,11 +458,15 @@ impl DataReader for Containers {
             data.memref,
             data.memref_type()
         ));
-        Ok(convert(body, &value, &data.elem, "index"))
+        Ok(convert(body, &value, &data.elem, ty))
     }
 
     fn is_container(&self, name: &str) -> bool {
         self.by_name.contains_key(name)
+    }
+
+    fn is_float(&self, name: &str) -> bool {
+        self.by_name.get(name).is_some_and(|d| d.elem.is_float())
     }
 }
 
@@ -467,11 +482,7 @@ fn linear_index_ssa(
     for (i, index) in indices.iter().enumerate() {
         let stride = data.strides.get(i).cloned().unwrap_or_else(|| Expr::int(1));
         let offset = data.offsets.get(i).cloned().unwrap_or_else(|| Expr::int(0));
-        let mut e = IndexEmitter {
-            body,
-            symbols,
-            data: containers,
-        };
+        let mut e = IndexEmitter::new(body, symbols, containers);
         let (stride, offset) = (e.int(&stride)?, e.int(&offset)?);
         let shifted = body.assign(format!("arith.addi {index}, {offset} : index"));
         let term = body.assign(format!("arith.muli {shifted}, {stride} : index"));
@@ -484,17 +495,17 @@ fn linear_index_ssa(
 }
 
 /// One `sdfg.sdfg` being lowered to one function.
-struct Function<'a, 'm> {
+pub(super) struct Function<'a, 'm> {
     module: &'m mut Module<'a>,
     sdfg: Op<'a>,
-    body: Body,
+    pub(super) body: Body,
     containers: Containers,
     /// Symbol variables (`memref<index>`) of assigned symbols.
     vars: HashMap<String, String>,
     /// Free symbols and their argument values.
     free: HashMap<String, String>,
     placements: HashMap<String, Placement<'a>>,
-    values: HashMap<Val<'a>, Lowered>,
+    pub(super) values: HashMap<Val<'a>, Lowered>,
     /// Heap allocations to free at function exit.
     frees: Vec<(String, String)>,
 }
@@ -693,11 +704,7 @@ impl<'a> Function<'a, '_> {
                 }
                 _ => {
                     let size = {
-                        let mut e = IndexEmitter {
-                            body: &mut self.body,
-                            symbols: env,
-                            data: &self.containers,
-                        };
+                        let mut e = IndexEmitter::new(&mut self.body, env, &self.containers);
                         e.int(&span).map_err(|m| Failure {
                             op: alloc,
                             message: format!("transient `{name}`: size: {m}"),
@@ -751,17 +758,13 @@ impl<'a> Function<'a, '_> {
         env
     }
 
-    fn emit_int(
+    pub(super) fn emit_int(
         &mut self,
         op: Op<'a>,
         env: &HashMap<String, String>,
         expr: &Expr,
     ) -> Result<'a, String> {
-        let mut e = IndexEmitter {
-            body: &mut self.body,
-            symbols: env,
-            data: &self.containers,
-        };
+        let mut e = IndexEmitter::new(&mut self.body, env, &self.containers);
         e.int(expr).map_err(|m| Failure {
             op,
             message: format!("cannot lower `{expr}`: {m}"),
@@ -775,11 +778,7 @@ impl<'a> Function<'a, '_> {
         text: &str,
     ) -> Result<'a, String> {
         let expr = parse_expr(op, text)?;
-        let mut e = IndexEmitter {
-            body: &mut self.body,
-            symbols: env,
-            data: &self.containers,
-        };
+        let mut e = IndexEmitter::new(&mut self.body, env, &self.containers);
         e.boolean(&expr).map_err(|m| Failure {
             op,
             message: format!("cannot lower condition `{text}`: {m}"),
@@ -1039,9 +1038,7 @@ impl<'a> Function<'a, '_> {
                 "sdfg.nested" => self.lower_nested(*op, env, parallel)?,
                 "sdfg.exit" => self.lower_exit(*op, env, parallel)?,
                 "sdfg.consume" => return fail(*op, "consume scopes cannot be lowered yet"),
-                "sdfg.library" => {
-                    return fail(*op, "library nodes must be expanded before the lowering (no expansion for this node yet)")
-                }
+                "sdfg.library" => self.lower_library(*op, env, parallel)?,
                 other => return fail(*op, format!("`{other}` cannot be lowered")),
             }
         }
@@ -1135,7 +1132,7 @@ impl<'a> Function<'a, '_> {
     }
 
     /// The linear index of the element at `point` of `data`.
-    fn element_index(
+    pub(super) fn element_index(
         &mut self,
         op: Op<'a>,
         env: &HashMap<String, String>,
@@ -1156,7 +1153,7 @@ impl<'a> Function<'a, '_> {
     }
 
     /// Loads the element at `point` of `data`.
-    fn load(
+    pub(super) fn load(
         &mut self,
         op: Op<'a>,
         env: &HashMap<String, String>,
@@ -1178,7 +1175,7 @@ impl<'a> Function<'a, '_> {
     /// Stores `value` (of type `elem`) at `point` of `data`, resolving
     /// write conflicts with `wcr`.
     #[allow(clippy::too_many_arguments)]
-    fn store(
+    pub(super) fn store(
         &mut self,
         op: Op<'a>,
         env: &HashMap<String, String>,
@@ -1214,7 +1211,7 @@ impl<'a> Function<'a, '_> {
         Ok(())
     }
 
-    fn lowered(&self, op: Op<'a>, value: Val<'a>) -> Result<'a, Lowered> {
+    pub(super) fn lowered(&self, op: Op<'a>, value: Val<'a>) -> Result<'a, Lowered> {
         self.values.get(&value).cloned().ok_or_else(|| Failure {
             op,
             message: "uses a value the lowering has not seen (not in topological order?)".into(),
@@ -1997,7 +1994,7 @@ impl<'a> Function<'a, '_> {
     }
 
     /// The data and subset a nested SDFG's output is written to.
-    fn nested_output(
+    pub(super) fn nested_output(
         &mut self,
         nested: Op<'a>,
         result: Val<'a>,
@@ -2109,7 +2106,7 @@ fn parse_expr<'a>(op: Op<'a>, text: &str) -> Result<'a, Expr> {
     })
 }
 
-fn parse_memlet_subset<'a>(op: Op<'a>, text: &str) -> Result<'a, Subset> {
+pub(super) fn parse_memlet_subset<'a>(op: Op<'a>, text: &str) -> Result<'a, Subset> {
     parse_subset(text).map_err(|e| Failure {
         op,
         message: format!("invalid memlet subset `{text}`: {e}"),

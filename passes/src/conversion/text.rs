@@ -85,21 +85,27 @@ impl Body {
 /// What a subscript `A[i]` or a bare container name in a symbolic
 /// expression (an inter-state condition reading data) becomes.
 pub(crate) trait DataReader {
-    /// Emits a read of `name` at `indices` as an `index` value, or says why
-    /// it cannot be read.
+    /// Emits a read of `name` at `indices` (`index` values) converted to
+    /// `ty` (`index` or `f64`), or says why it cannot be read.
     fn read(
         &self,
         body: &mut Body,
         symbols: &HashMap<String, String>,
         name: &str,
         indices: &[String],
+        ty: &str,
     ) -> Result<String, String>;
+    /// Whether `name` is a container of floating-point data.
+    fn is_float(&self, name: &str) -> bool;
     /// Whether `name` is a container (read with no subscript when it is a
     /// scalar).
     fn is_container(&self, name: &str) -> bool;
 }
 
-/// Emits symbolic expressions as `arith` on `index` (`i1` for booleans).
+/// Emits symbolic expressions as `arith` on `index` (`i1` for booleans),
+/// or on `f64` when they read floating-point data (an inter-state
+/// condition such as `s > 0.5` on a `double` scalar, computed as DaCe's
+/// generated C++ computes it).
 pub(crate) struct IndexEmitter<'b, 'e> {
     /// Where the ops go.
     pub body: &'b mut Body,
@@ -107,20 +113,63 @@ pub(crate) struct IndexEmitter<'b, 'e> {
     pub symbols: &'e HashMap<String, String>,
     /// Reads data named in expressions.
     pub data: &'e dyn DataReader,
+    /// Whether numbers are `f64` instead of `index`.
+    pub float: bool,
 }
 
-impl IndexEmitter<'_, '_> {
-    /// Emits `expr` as an `index`.
+impl<'b, 'e> IndexEmitter<'b, 'e> {
+    /// An emitter on `index`.
+    pub(crate) fn new(
+        body: &'b mut Body,
+        symbols: &'e HashMap<String, String>,
+        data: &'e dyn DataReader,
+    ) -> Self {
+        IndexEmitter {
+            body,
+            symbols,
+            data,
+            float: false,
+        }
+    }
+
+    /// Switches to `f64` when `expr` reads floating-point data.
+    fn choose_mode(&mut self, expr: &Expr) {
+        self.float = expr
+            .free_symbols()
+            .iter()
+            .chain(expr.subscripted_names().iter())
+            .any(|name| !self.symbols.contains_key(name) && self.data.is_float(name));
+    }
+
+    /// Emits `expr` as an `index` (a floating-point value truncates, as C
+    /// converts).
     pub(crate) fn int(&mut self, expr: &Expr) -> Result<String, String> {
         if let Some(v) = expr.as_int() {
             return Ok(self.body.index(v));
         }
-        expr.emit_int(self)
+        self.choose_mode(expr);
+        let v = expr.emit_int(self)?;
+        if self.float {
+            let i = self.body.assign(format!("arith.fptosi {v} : f64 to i64"));
+            return Ok(self
+                .body
+                .assign(format!("arith.index_cast {i} : i64 to index")));
+        }
+        Ok(v)
     }
 
     /// Emits `expr` as an `i1`.
     pub(crate) fn boolean(&mut self, expr: &Expr) -> Result<String, String> {
+        self.choose_mode(expr);
         expr.emit_bool(self)
+    }
+
+    fn ty(&self) -> &'static str {
+        if self.float {
+            "f64"
+        } else {
+            "index"
+        }
     }
 }
 
@@ -128,6 +177,15 @@ impl Emitter for IndexEmitter<'_, '_> {
     type Value = String;
 
     fn int(&mut self, value: i64) -> String {
+        if self.float {
+            return self.body.assign(format!(
+                "arith.constant {} : f64",
+                crate::translate::python_tasklet::float_text(
+                    value as f64,
+                    crate::translate::python_tasklet::Ty::Float(64)
+                )
+            ));
+        }
         self.body.index(value)
     }
 
@@ -137,15 +195,42 @@ impl Emitter for IndexEmitter<'_, '_> {
 
     fn symbol(&mut self, name: &str) -> Result<String, String> {
         if let Some(v) = self.symbols.get(name) {
+            if self.float {
+                let i = self
+                    .body
+                    .assign(format!("arith.index_cast {v} : index to i64"));
+                return Ok(self.body.assign(format!("arith.sitofp {i} : i64 to f64")));
+            }
             return Ok(v.clone());
         }
         if self.data.is_container(name) {
-            return self.data.read(self.body, self.symbols, name, &[]);
+            let ty = self.ty();
+            return self.data.read(self.body, self.symbols, name, &[], ty);
         }
         Err(format!("symbol `{name}` has no value here"))
     }
 
     fn binary(&mut self, op: IntOp, a: String, b: String) -> String {
+        if self.float {
+            let name = match op {
+                IntOp::Add => "addf",
+                IntOp::Sub => "subf",
+                IntOp::Mul => "mulf",
+                IntOp::DivTrunc => "divf",
+                IntOp::Min => "minimumf",
+                IntOp::Max => "maximumf",
+                IntOp::FloorDiv | IntOp::FloorMod => {
+                    let q = self.body.assign(format!("arith.divf {a}, {b} : f64"));
+                    let f = self.body.assign(format!("math.floor {q} : f64"));
+                    if op == IntOp::FloorDiv {
+                        return f;
+                    }
+                    let p = self.body.assign(format!("arith.mulf {b}, {f} : f64"));
+                    return self.body.assign(format!("arith.subf {a}, {p} : f64"));
+                }
+            };
+            return self.body.assign(format!("arith.{name} {a}, {b} : f64"));
+        }
         let name = match op {
             IntOp::Add => "addi",
             IntOp::Sub => "subi",
@@ -167,6 +252,17 @@ impl Emitter for IndexEmitter<'_, '_> {
     }
 
     fn compare(&mut self, op: CmpOp, a: String, b: String) -> String {
+        if self.float {
+            let pred = match op {
+                CmpOp::Le => "ole",
+                CmpOp::Lt => "olt",
+                CmpOp::Eq => "oeq",
+                CmpOp::Ne => "une",
+            };
+            return self
+                .body
+                .assign(format!("arith.cmpf {pred}, {a}, {b} : f64"));
+        }
         let pred = match op {
             CmpOp::Le => "sle",
             CmpOp::Lt => "slt",
@@ -183,6 +279,11 @@ impl Emitter for IndexEmitter<'_, '_> {
     }
 
     fn bool_to_int(&mut self, value: String) -> String {
+        if self.float {
+            return self
+                .body
+                .assign(format!("arith.uitofp {value} : i1 to f64"));
+        }
         let wide = self.body.assign(format!("arith.extui {value} : i1 to i64"));
         self.body
             .assign(format!("arith.index_cast {wide} : i64 to index"))
@@ -204,6 +305,19 @@ impl Emitter for IndexEmitter<'_, '_> {
     }
 
     fn subscript(&mut self, name: &str, args: Vec<String>) -> Result<String, String> {
-        self.data.read(self.body, self.symbols, name, &args)
+        let indices = if self.float {
+            // Subscripts are integers even in floating-point expressions.
+            args.iter()
+                .map(|a| {
+                    let i = self.body.assign(format!("arith.fptosi {a} : f64 to i64"));
+                    self.body
+                        .assign(format!("arith.index_cast {i} : i64 to index"))
+                })
+                .collect()
+        } else {
+            args
+        };
+        let ty = self.ty();
+        self.data.read(self.body, self.symbols, name, &indices, ty)
     }
 }

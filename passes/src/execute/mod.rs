@@ -140,8 +140,7 @@ unsafe fn parse(ctx: MlirContext, path: &Path) -> Result<MlirModule, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
         let text = crate::translate::dace_import::import_bytes(&bytes)
             .map_err(|e| format!("{name}: cannot import the DaCe SDFG: {e}"))?;
-        let terminated = format!("{text}\0");
-        mlirModuleCreateParse(ctx, string_ref(&terminated[..text.len()]))
+        sdfg_dialect::ffi::sdfgParseSourceString(ctx, string_ref(&text), string_ref(&name))
     } else {
         sdfg_dialect::ffi::sdfgParseSourceFile(ctx, string_ref(&name))
     };
@@ -197,6 +196,7 @@ unsafe fn lower_and_jit(
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let omp = format!("{}/libomp.so", lib_dir());
+    load_globally(&omp)?;
     let libs = [string_ref(&omp)];
     let engine = mlirExecutionEngineCreate(
         module,
@@ -213,6 +213,26 @@ unsafe fn lower_and_jit(
         mlirExecutionEngineDumpToObjectFile(engine, string_ref(&name));
     }
     Ok((engine, abi))
+}
+
+extern "C" {
+    fn dlopen(filename: *const std::ffi::c_char, flag: std::ffi::c_int) -> *mut c_void;
+}
+
+/// Loads a shared library into the process with its symbols visible to
+/// the JIT's process-wide symbol search (OpenMP's `__kmpc_*`).
+fn load_globally(path: &str) -> Result<(), String> {
+    const RTLD_NOW: std::ffi::c_int = 2;
+    const RTLD_GLOBAL: std::ffi::c_int = 0x100;
+    let c = std::ffi::CString::new(path).map_err(|_| "bad library path".to_string())?;
+    // SAFETY: a NUL-terminated path; the handle is kept for the process.
+    let handle = unsafe { dlopen(c.as_ptr(), RTLD_NOW | RTLD_GLOBAL) };
+    if handle.is_null() {
+        return Err(format!(
+            "cannot load the OpenMP runtime {path} (install libomp-19-dev)"
+        ));
+    }
+    Ok(())
 }
 
 /// Maps a container element type to its `.npy` element kind.

@@ -4,7 +4,7 @@
 use melior::ir::Module;
 use std::path::{Path, PathBuf};
 
-fn corpus_dir() -> PathBuf {
+pub(crate) fn corpus_dir() -> PathBuf {
     sdfg_symbolic::corpus::find_corpus_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("no shared/corpus above the repository; set SDFG_CORPUS_DIR")
 }
@@ -60,7 +60,7 @@ fn seeds_import_and_print_stably() {
 }
 
 /// DaCe's verdict per corpus file (`INDEX.tsv`).
-fn dace_index() -> Vec<(String, String)> {
+pub(crate) fn dace_index() -> Vec<(String, String)> {
     let text =
         std::fs::read_to_string(corpus_dir().join("dace").join("INDEX.tsv")).expect("INDEX.tsv");
     text.lines()
@@ -146,7 +146,7 @@ fn round_trip(path: &Path) -> Result<Vec<u8>, String> {
 
 /// The DaCe interpreter of the oracle venv, if present (required when
 /// `SDFG_REQUIRE_DACE` is set, as the README's test command does).
-fn dace_python() -> Option<PathBuf> {
+pub(crate) fn dace_python() -> Option<PathBuf> {
     let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python");
     if python.exists() {
         return Some(python);

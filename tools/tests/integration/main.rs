@@ -3,6 +3,7 @@
 
 mod api;
 mod docs;
+mod execute;
 mod import;
 mod lit;
 mod tasklet_python;

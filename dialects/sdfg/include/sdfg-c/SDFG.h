@@ -177,6 +177,11 @@ void sdfgRegisterTranslationToMLIR(MlirStringRef name,
  * returns a null module after emitting diagnostics. */
 MlirModule sdfgParseSourceFile(MlirContext context, MlirStringRef path);
 
+/* Parses MLIR text into a module whose locations name `name`; returns a
+ * null module after emitting diagnostics. */
+MlirModule sdfgParseSourceString(MlirContext context, MlirStringRef source,
+                                 MlirStringRef name);
+
 /* Registers every upstream dialect and extension plus the sdfg dialect. */
 void sdfgRegisterAllDialects(MlirDialectRegistry registry);
 
