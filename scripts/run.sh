@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up a Debian 12 machine for this project (idempotently: only what is
 # missing is installed) and then runs one job:
-#   scripts/run.sh example   validate the built-in Laplace example and print
-#                            its state machine and dataflow graphs
+#   scripts/run.sh example   validate the built-in Laplace example, lower it
+#                            to LLVM, compile and run it, and check it
+#                            against NumPy
 #   scripts/run.sh test      run every check: rustfmt, clippy, all tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,7 @@ APT_PACKAGES=(
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools libpolly-19-dev libomp-19-dev
   libclang-19-dev
   cmake ninja-build libzstd-dev libz3-dev libxml2-dev zlib1g-dev
-  g++ python3 python3-venv
+  g++ python3 python3-venv python3-numpy
   autoconf automake libtool libgmp-dev m4 pkg-config
 )
 
@@ -55,12 +56,21 @@ main() {
   install_rust_components
   if [ "$job" = example ]; then
     cargo build -q -p sdfg-tools --bins
-    local example=examples/laplace.mlir
-    echo "== parse, verify and validate $example"
+    local example=examples/laplace.mlir n=65536 steps=200 work
+    work=$(mktemp -d)
+    echo "== validate $example"
     target/debug/sdfg-opt --pass-pipeline='builtin.module(sdfg-validate)' "$example" >/dev/null
     echo "ok: $example is a valid SDFG"
-    echo "== state machine and dataflow graphs (Graphviz DOT)"
-    target/debug/sdfg-translate --sdfg-to-dot "$example"
+    echo "== lower it to the llvm dialect (sdfg-lower-to-llvm)"
+    target/debug/sdfg-opt --pass-pipeline='builtin.module(sdfg-lower-to-llvm)' "$example" \
+      -o "$work/laplace.llvm.mlir"
+    echo "ok: $(grep -c 'llvm.func' "$work/laplace.llvm.mlir") LLVM functions"
+    echo "== compile (LLVM -O3, host CPU, OpenMP) and run it: N=$n, T=$steps, random A"
+    target/debug/sdfg-run "$example" --set N=$n --set T=$steps --seed 1 \
+      --save-inputs "$work/in" --out "$work/out" --time
+    echo "== compare with NumPy"
+    /usr/bin/python3 examples/laplace_reference.py "$work/in/A.npy" "$work/out/A.npy" $steps
+    rm -rf "$work"
   else
     cargo fmt --all -- --check
     cargo clippy -q --workspace --all-targets -- -D warnings

@@ -9,8 +9,14 @@
 //! the sdfg dialect (JSON model, dialect text, MLIR parse, verification and
 //! validation, as `sdfg-translate --import-dace` does) and times it against
 //! DaCe's `SDFG.from_file` on the same files in the same run.
+//!
+//! `sdfg-bench kernels [--reps N]` compiles the seed programs and
+//! Polybench-style kernels with `sdfg-lower-to-llvm` and times them against
+//! DaCe 1.0.2's generated code for the same `.sdfg` and against NumPy, in
+//! the same run (see `kernels.rs`).
 
 mod import;
+mod kernels;
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -168,7 +174,7 @@ fn symbolic(reps: usize) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut reps = 3;
+    let mut reps: Option<usize> = None;
     let mut cmd = None;
     let mut i = 0;
     while i < args.len() {
@@ -176,7 +182,7 @@ fn main() -> ExitCode {
             "--reps" => {
                 i += 1;
                 match args.get(i).and_then(|s| s.parse().ok()) {
-                    Some(r) => reps = r,
+                    Some(r) => reps = Some(r),
                     None => {
                         eprintln!("--reps needs a number");
                         return ExitCode::from(2);
@@ -188,14 +194,21 @@ fn main() -> ExitCode {
         i += 1;
     }
     match cmd.as_deref() {
-        Some("symbolic") => match symbolic(reps) {
+        Some("symbolic") => match symbolic(reps.unwrap_or(3)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
                 ExitCode::FAILURE
             }
         },
-        Some("import") => match import::run(reps, &venv_python()) {
+        Some("import") => match import::run(reps.unwrap_or(3), &venv_python()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Some("kernels") => match kernels::run(reps.unwrap_or(10).max(1), &venv_python()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -203,7 +216,7 @@ fn main() -> ExitCode {
             }
         },
         _ => {
-            eprintln!("usage: sdfg-bench symbolic|import [--reps N]");
+            eprintln!("usage: sdfg-bench symbolic|import|kernels [--reps N]");
             ExitCode::from(2)
         }
     }

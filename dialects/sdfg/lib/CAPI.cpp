@@ -263,6 +263,12 @@ void sdfgSetSymbolicChecker(SdfgSymbolicChecker checker) {
 
 static std::atomic<SdfgValidator> cValidator{nullptr};
 
+void sdfgEmitError(MlirLocation location, MlirStringRef message) {
+  // The std::string is copied into the diagnostic, which may outlive the
+  // caller's buffer (diagnostics collected and reported later).
+  mlir::emitError(unwrap(location)) << std::string(message.data, message.length);
+}
+
 void sdfgSetValidator(SdfgValidator validator) {
   cValidator.store(validator);
   setSDFGValidator(validator ? +[](SDFGOp sdfg) -> LogicalResult {

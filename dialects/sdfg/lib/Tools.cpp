@@ -177,9 +177,14 @@ MlirModule sdfgParseSourceFile(MlirContext context, MlirStringRef path) {
 
 MlirModule sdfgParseSourceString(MlirContext context, MlirStringRef source,
                                  MlirStringRef name) {
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      StringRef(source.data, source.length), unwrap(context),
-      StringRef(name.data, name.length));
+  // A NUL-terminated copy: MLIR's lexer stops at the terminator.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(StringRef(source.data, source.length),
+                                           StringRef(name.data, name.length)),
+      llvm::SMLoc());
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, unwrap(context));
   return wrap(module.release());
 }
 

@@ -110,6 +110,7 @@ extern "C" {
         op_name: MlirStringRef,
         callbacks: PassCallbacks,
     );
+    pub fn sdfgEmitError(location: mlir_sys::MlirLocation, message: MlirStringRef);
     pub fn sdfgRegisterPassPipeline(
         argument: MlirStringRef,
         description: MlirStringRef,

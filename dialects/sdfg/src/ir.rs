@@ -7,7 +7,7 @@
 //! code stays free of borrow juggling.
 
 use mlir_sys::*;
-use std::{ffi::CString, fmt, marker::PhantomData};
+use std::{fmt, marker::PhantomData};
 
 /// Converts an `MlirStringRef` into a string slice (lossy on bad UTF-8 is
 /// not possible: MLIR strings from attributes are UTF-8).
@@ -251,8 +251,8 @@ impl<'a> Op<'a> {
     /// way MLIR's `emitOpError` does.
     pub fn emit_error(&self, message: impl fmt::Display) {
         let text = format!("'{}' op {}", self.name(), message);
-        let text = CString::new(text.replace('\0', " ")).unwrap_or_default();
-        unsafe { mlirEmitError(mlirOperationGetLocation(self.raw), text.as_ptr()) }
+        // SAFETY: the callee copies the message into the diagnostic.
+        unsafe { crate::ffi::sdfgEmitError(mlirOperationGetLocation(self.raw), string_ref(&text)) }
     }
 
     /// The op printed in MLIR's generic-free custom form.

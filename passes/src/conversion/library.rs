@@ -24,7 +24,9 @@ use sdfg_dialect::ir::{attr_str, dictionary_entries, Op};
 use sdfg_dialect::{incoming_edges, EdgeRole};
 use sdfg_symbolic::{Expr, Range, Subset};
 
-use super::sdfg_to_scf::{fail, parse_memlet_subset, Failure, Function, Lowered, Result};
+use super::sdfg_to_scf::{
+    fail, parse_memlet_subset, range_index, Failure, Function, Lowered, Result,
+};
 use super::types::{convert, Data, Elem};
 use super::wcr::Reduction;
 use crate::translate::python_tasklet::{float_text, Ty};
@@ -49,7 +51,7 @@ impl Operand {
         rank: Option<usize>,
     ) -> Result<'a, Operand> {
         let all = subset.dims();
-        let sizes: Vec<Expr> = subset.ranges().iter().map(Range::count).collect();
+        let sizes: Vec<Expr> = subset.ranges().iter().map(Range::size).collect();
         let non_unit: Vec<usize> = (0..all).filter(|d| sizes[*d].as_int() != Some(1)).collect();
         let dims = match rank {
             Some(r) if r == all => (0..all).collect(),
@@ -85,7 +87,7 @@ impl Operand {
 
     /// The size of logical dimension `k`.
     fn size(&self, k: usize) -> Expr {
-        self.subset.ranges()[self.dims[k]].count()
+        self.subset.ranges()[self.dims[k]].size()
     }
 
     /// The container point of logical index `index`.
@@ -95,7 +97,7 @@ impl Operand {
             .iter()
             .enumerate()
             .map(|(d, r)| match self.dims.iter().position(|x| *x == d) {
-                Some(k) => Expr::add(&r.start, &Expr::mul(&index[k], &r.step)),
+                Some(k) => range_index(r, &index[k]),
                 None => r.start.clone(),
             })
             .collect()
@@ -297,6 +299,39 @@ impl<'a> Function<'a, '_> {
         )
     }
 
+    /// `sum over k < count of x[x_index] * y[y_index]` (the indices mention
+    /// the loop variable `__k`), accumulated in a register.
+    fn dot_product(
+        &mut self,
+        lib: &Library<'a>,
+        env: &HashMap<String, String>,
+        count: &Expr,
+        x: (&Operand, &[Expr]),
+        y: (&Operand, &[Expr]),
+        elem: &Elem,
+    ) -> Result<'a, String> {
+        let zero = self.constant(0.0, elem);
+        let (acc, sum, k) = (self.body.fresh(), self.body.fresh(), self.body.fresh());
+        let (lo, hi, one) = (
+            self.body.index(0),
+            self.emit_int(lib.node, env, count)?,
+            self.body.index(1),
+        );
+        self.body.open(format!(
+            "{sum} = scf.for {k} = {lo} to {hi} step {one} iter_args({acc} = {zero}) -> ({})",
+            elem.ty
+        ));
+        let mut inner = env.clone();
+        inner.insert("__k".into(), k);
+        let a = self.read(lib, &inner, x.0, x.1, elem)?;
+        let b = self.read(lib, &inner, y.0, y.1, elem)?;
+        let p = self.arith("mul", &a, &b, elem);
+        let s = self.arith("add", &acc, &p, elem);
+        self.body.line(format!("scf.yield {s} : {}", elem.ty));
+        self.body.close("");
+        Ok(sum)
+    }
+
     fn reduce(&mut self, lib: &mut Library<'a>) -> Result<'a, ()> {
         let node = lib.node;
         let (in_data, in_subset) = lib.input("")?.clone();
@@ -409,18 +444,6 @@ impl<'a> Function<'a, '_> {
                     .chain(n.map(|n| ("__j".to_string(), n)))
                     .collect();
                 let (env, kind) = self.open_nest(lib, &outer, true)?;
-                let zero = self.constant(0.0, &elem);
-                let acc = self.body.fresh();
-                let sum = self.body.fresh();
-                let (lo, hi, one) = (
-                    self.body.index(0),
-                    self.emit_int(lib.node, &env, &k)?,
-                    self.body.index(1),
-                );
-                let kv = self.body.fresh();
-                self.body.open(format!("{sum} = scf.for {kv} = {lo} to {hi} step {one} iter_args({acc} = {zero}) -> ({})", elem.ty));
-                let mut inner = env.clone();
-                inner.insert("__k".into(), kv);
                 let a_index = if a.rank() == 2 {
                     vec![var("__i"), var("__k")]
                 } else {
@@ -431,12 +454,7 @@ impl<'a> Function<'a, '_> {
                 } else {
                     vec![var("__k")]
                 };
-                let x = self.read(lib, &inner, &a, &a_index, &elem)?;
-                let y = self.read(lib, &inner, &b, &b_index, &elem)?;
-                let p = self.arith("mul", &x, &y, &elem);
-                let s = self.arith("add", &acc, &p, &elem);
-                self.body.line(format!("scf.yield {s} : {}", elem.ty));
-                self.body.close("");
+                let sum = self.dot_product(lib, &env, &k, (&a, &a_index), (&b, &b_index), &elem)?;
                 let c_index: Vec<Expr> = outer.iter().map(|(n, _)| var(n)).collect();
                 let c_index = if c.rank() == c_index.len() {
                     c_index
@@ -594,30 +612,12 @@ impl<'a> Function<'a, '_> {
             (a.size(0), a.size(1))
         };
         let (env, kind) = self.open_nest(lib, &[("__i".to_string(), m)], true)?;
-        let zero = self.constant(0.0, &elem);
-        let (acc, sum, kv) = (self.body.fresh(), self.body.fresh(), self.body.fresh());
-        let (lo, hi, one) = (
-            self.body.index(0),
-            self.emit_int(lib.node, &env, &k)?,
-            self.body.index(1),
-        );
-        self.body.open(format!(
-            "{sum} = scf.for {kv} = {lo} to {hi} step {one} iter_args({acc} = {zero}) -> ({})",
-            elem.ty
-        ));
-        let mut inner = env.clone();
-        inner.insert("__k".into(), kv);
         let a_index = if trans {
             vec![var("__k"), var("__i")]
         } else {
             vec![var("__i"), var("__k")]
         };
-        let av = self.read(lib, &inner, &a, &a_index, &elem)?;
-        let xv = self.read(lib, &inner, &x, &[var("__k")], &elem)?;
-        let p = self.arith("mul", &av, &xv, &elem);
-        let s = self.arith("add", &acc, &p, &elem);
-        self.body.line(format!("scf.yield {s} : {}", elem.ty));
-        self.body.close("");
+        let sum = self.dot_product(lib, &env, &k, (&a, &a_index), (&x, &[var("__k")]), &elem)?;
         let al = self.constant(alpha, &elem);
         let mut result = self.arith("mul", &al, &sum, &elem);
         if beta != 0.0 {
@@ -639,25 +639,8 @@ impl<'a> Function<'a, '_> {
         let out = Operand::new(lib.node, "_result", out_data, out_subset, None)?;
         let elem = out.data.elem.clone();
         let env = lib.env.clone();
-        let zero = self.constant(0.0, &elem);
-        let (acc, sum, kv) = (self.body.fresh(), self.body.fresh(), self.body.fresh());
-        let (lo, hi, one) = (
-            self.body.index(0),
-            self.emit_int(lib.node, &env, &x.size(0))?,
-            self.body.index(1),
-        );
-        self.body.open(format!(
-            "{sum} = scf.for {kv} = {lo} to {hi} step {one} iter_args({acc} = {zero}) -> ({})",
-            elem.ty
-        ));
-        let mut inner = env.clone();
-        inner.insert("__k".into(), kv);
-        let xv = self.read(lib, &inner, &x, &[var("__k")], &elem)?;
-        let yv = self.read(lib, &inner, &y, &[var("__k")], &elem)?;
-        let p = self.arith("mul", &xv, &yv, &elem);
-        let s = self.arith("add", &acc, &p, &elem);
-        self.body.line(format!("scf.yield {s} : {}", elem.ty));
-        self.body.close("");
+        let k = [var("__k")];
+        let sum = self.dot_product(lib, &env, &x.size(0), (&x, &k), (&y, &k), &elem)?;
         let index = vec![Expr::int(0); out.rank()];
         self.write(lib, &env, (&out, &index), &sum, &elem, None)
     }

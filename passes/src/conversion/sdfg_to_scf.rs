@@ -61,26 +61,36 @@ pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "convert-sdfg-to-scf",
     summary: "Lower every sdfg.sdfg to func/scf/cf/memref/arith (maps to scf.parallel/scf.for, tasklets to calls of their bodies)",
     op_name: "builtin.module",
-    create: || Box::new(ConvertSdfgToScf),
+    create: || Box::<ConvertSdfgToScf>::default(),
 };
 
-/// The conversion pass (no options).
-#[derive(Clone, Copy)]
-pub struct ConvertSdfgToScf;
+/// The conversion pass. Option `check-bounds=true` guards every memlet
+/// access with a `cf.assert` that the element lies inside its container
+/// (DaCe's generated code has no such checks; out-of-bounds memlets are
+/// undefined behaviour there).
+#[derive(Clone, Copy, Default)]
+pub struct ConvertSdfgToScf {
+    check_bounds: bool,
+}
 
 impl RustPass for ConvertSdfgToScf {
     fn set_options(&mut self, options: &str) -> std::result::Result<(), String> {
-        if options.trim().is_empty() {
-            Ok(())
-        } else {
-            Err(format!(
-                "convert-sdfg-to-scf has no options (got `{options}`)"
-            ))
+        for option in options.split_whitespace() {
+            match option.split_once('=') {
+                Some(("check-bounds", "true" | "1")) => self.check_bounds = true,
+                Some(("check-bounds", "false" | "0")) => self.check_bounds = false,
+                _ => {
+                    return Err(format!(
+                        "convert-sdfg-to-scf: unknown option `{option}` (the option is check-bounds=true|false)"
+                    ))
+                }
+            }
         }
+        Ok(())
     }
 
     fn run(&mut self, op: Op<'_>) -> std::result::Result<(), Diagnosed> {
-        convert_module(op)
+        convert_module(op, self.check_bounds)
     }
 
     fn clone_pass(&self) -> Box<dyn RustPass> {
@@ -125,9 +135,28 @@ struct TaskletFunction<'a> {
     result_types: Vec<String>,
 }
 
+impl TaskletFunction<'_> {
+    /// The function type: `(arguments, symbol values) -> (results)`.
+    fn signature(&self) -> String {
+        let arguments: Vec<&str> = self
+            .arg_types
+            .iter()
+            .chain(&self.sym_types)
+            .map(String::as_str)
+            .collect();
+        format!(
+            "({}) -> ({})",
+            arguments.join(", "),
+            self.result_types.join(", ")
+        )
+    }
+}
+
 /// State shared by every function of one module conversion.
 #[derive(Default)]
 struct Module<'a> {
+    /// Whether accesses are guarded by bounds checks.
+    check_bounds: bool,
     functions: Vec<String>,
     tasklets: Vec<TaskletFunction<'a>>,
     names: BTreeSet<String>,
@@ -155,8 +184,9 @@ impl Module<'_> {
     }
 }
 
-/// Converts every top-level `sdfg.sdfg` of `module`.
-pub fn convert_module(module: Op<'_>) -> std::result::Result<(), Diagnosed> {
+/// Converts every top-level `sdfg.sdfg` of `module`, with bounds checks on
+/// every access when `check_bounds`.
+pub fn convert_module(module: Op<'_>, check_bounds: bool) -> std::result::Result<(), Diagnosed> {
     let sdfgs: Vec<Op> = module
         .region_ops(0)
         .into_iter()
@@ -165,7 +195,10 @@ pub fn convert_module(module: Op<'_>) -> std::result::Result<(), Diagnosed> {
     if sdfgs.is_empty() {
         return Ok(());
     }
-    let mut m = Module::default();
+    let mut m = Module {
+        check_bounds,
+        ..Module::default()
+    };
     for op in module.region_ops(0) {
         if let Some(name) = op.symbol_name() {
             m.names.insert(name.to_string());
@@ -173,24 +206,14 @@ pub fn convert_module(module: Op<'_>) -> std::result::Result<(), Diagnosed> {
     }
     for sdfg in &sdfgs {
         let name = sdfg.symbol_name().unwrap_or("sdfg").to_string();
-        if let Err(f) = lower_function(&mut m, *sdfg, &name, false) {
+        if let Err(f) = lower_function(&mut m, *sdfg, &name, false, false) {
             f.op.emit_error(f.message);
             return Err(Diagnosed);
         }
     }
     let mut text = String::from("module {\n");
     for t in &m.tasklets {
-        text.push_str(&format!(
-            "func.func private @{}({}) -> ({})\n",
-            t.name,
-            t.arg_types
-                .iter()
-                .chain(&t.sym_types)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", "),
-            t.result_types.join(", ")
-        ));
+        text.push_str(&format!("func.func private @{}{}\n", t.name, t.signature()));
     }
     for f in &m.functions {
         text.push_str(f);
@@ -257,16 +280,7 @@ unsafe fn install(
 unsafe fn tasklet_function(ctx: MlirContext, t: &TaskletFunction<'_>) -> MlirOperation {
     let loc = mlirOperationGetLocation(t.tasklet.raw());
     let parse_type = |text: &str| mlirTypeParseGet(ctx, string_ref(text));
-    let signature = format!(
-        "({}) -> ({})",
-        t.arg_types
-            .iter()
-            .chain(&t.sym_types)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(", "),
-        t.result_types.join(", ")
-    );
+    let signature = t.signature();
     let named = |name: &str, attr: MlirAttribute| {
         mlirNamedAttributeGet(mlirIdentifierGet(ctx, string_ref(name)), attr)
     };
@@ -353,8 +367,25 @@ pub struct Abi {
     pub symbols: Vec<String>,
 }
 
+/// The integer constants of an SDFG (DaCe's `constants_prop` symbols).
+fn integer_constants(sdfg: Op<'_>) -> HashMap<String, i64> {
+    sdfg.attr("constants")
+        .map(sdfg_dialect::ir::dictionary_entries)
+        .unwrap_or_default()
+        .into_iter()
+        // SAFETY: the kind is checked before the value is read.
+        .filter(|(_, a)| unsafe { mlirAttributeIsAInteger(*a) })
+        .map(|(n, a)| (n.to_string(), unsafe { mlirIntegerAttrGetValueInt(a) }))
+        .collect()
+}
+
 /// The C interface `sdfg` is lowered to.
 pub fn abi(sdfg: Op<'_>) -> std::result::Result<Abi, String> {
+    let constants: HashMap<String, Expr> = integer_constants(sdfg)
+        .into_iter()
+        .map(|(n, v)| (n, Expr::int(v)))
+        .collect();
+    let fold = |v: Vec<Expr>| -> Vec<Expr> { v.iter().map(|e| e.substitute(&constants)).collect() };
     let mut arguments = Vec::new();
     for (i, value) in sdfg.region_args(0).into_iter().enumerate() {
         let name = container_name(value).unwrap_or_else(|| format!("arg{i}"));
@@ -369,20 +400,24 @@ pub fn abi(sdfg: Op<'_>) -> std::result::Result<Abi, String> {
             name,
             elem: layout.elem,
             scalar: layout.scalar,
-            shape: layout.shape,
-            strides: layout.strides,
-            offsets: layout.offsets,
+            shape: fold(layout.shape),
+            strides: fold(layout.strides),
+            offsets: fold(layout.offsets),
             written,
         });
     }
     let assigned = assigned_symbols(sdfg);
+    let read_before_assigned = symbols_read_before_assigned(sdfg);
     let symbols = sdfg
         .attr("symbols")
         .map(sdfg_dialect::ir::dictionary_entries)
         .unwrap_or_default()
         .into_iter()
         .map(|(n, _)| n.to_string())
-        .filter(|n| !assigned.contains(n))
+        .filter(|n| {
+            (!assigned.contains(n) || read_before_assigned.contains(n))
+                && !constants.contains_key(n)
+        })
         .collect();
     Ok(Abi {
         name: sdfg.symbol_name().unwrap_or("sdfg").to_string(),
@@ -508,6 +543,9 @@ pub(super) struct Function<'a, 'm> {
     pub(super) values: HashMap<Val<'a>, Lowered>,
     /// Heap allocations to free at function exit.
     frees: Vec<(String, String)>,
+    /// Whether the arguments are shared with other parallel iterations
+    /// (a nested SDFG called inside a parallel loop).
+    shared_arguments: bool,
 }
 
 /// Lowers `sdfg` to a function named `name` appended to the module text;
@@ -517,6 +555,7 @@ fn lower_function<'a>(
     sdfg: Op<'a>,
     name: &str,
     nested: bool,
+    shared: bool,
 ) -> Result<'a, Vec<String>> {
     let mut f = Function {
         module: m,
@@ -528,12 +567,13 @@ fn lower_function<'a>(
         placements: HashMap::new(),
         values: HashMap::new(),
         frees: Vec::new(),
+        shared_arguments: shared,
     };
     f.body.set_indent(1);
-    let (signature, free) = f.signature(nested)?;
+    let (signature, free) = f.signature(nested, shared)?;
     f.place_transients()?;
     f.allocate_function_transients()?;
-    f.declare_symbol_vars(&free);
+    f.declare_symbol_vars();
     let exit = f.body.label();
     let jumps = Jumps {
         break_to: None,
@@ -565,7 +605,7 @@ impl<'a> Function<'a, '_> {
     /// The function's arguments: containers (with a base index each for
     /// nested arrays), then free symbols. Returns the argument list and the
     /// free symbols in order.
-    fn signature(&mut self, nested: bool) -> Result<'a, (Vec<String>, Vec<String>)> {
+    fn signature(&mut self, nested: bool, shared: bool) -> Result<'a, (Vec<String>, Vec<String>)> {
         let abi = abi(self.sdfg).map_err(|message| Failure {
             op: self.sdfg,
             message,
@@ -589,6 +629,7 @@ impl<'a> Function<'a, '_> {
                     strides: arg.strides,
                     offsets: arg.offsets,
                     base,
+                    shared,
                 },
             );
         }
@@ -639,6 +680,17 @@ impl<'a> Function<'a, '_> {
     /// Allocates the transients placed at function entry (all transients
     /// are registered as containers here).
     fn allocate_function_transients(&mut self) -> Result<'a, ()> {
+        for (name, value) in integer_constants(self.sdfg) {
+            let v = self.body.index(value);
+            self.free.insert(name, v);
+        }
+        let constants: HashMap<&str, MlirAttribute> = self
+            .sdfg
+            .attr("constants")
+            .map(sdfg_dialect::ir::dictionary_entries)
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
         for op in self.sdfg.region_ops(0) {
             if !op.is("sdfg.alloc") {
                 continue;
@@ -647,7 +699,80 @@ impl<'a> Function<'a, '_> {
             if self.placements.get(&name) == Some(&Placement::Function) {
                 let env = self.free.clone();
                 let data = self.allocate(op, &env, true)?;
+                if let Some(values) = constants.get(name.as_str()) {
+                    self.initialize(op, &data, *values)?;
+                }
                 self.containers.by_name.insert(name, data);
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores the elements of a dense constant (DaCe's constant arrays) into
+    /// `data`, in row-major order.
+    fn initialize(&mut self, op: Op<'a>, data: &Data, values: MlirAttribute) -> Result<'a, ()> {
+        // SAFETY: the attribute kinds are checked before values are read.
+        unsafe {
+            if !mlirAttributeIsADenseElements(values) {
+                return Ok(());
+            }
+            let n = mlirElementsAttrGetNumElements(values);
+            if n > 1 << 16 {
+                return fail(
+                    op,
+                    format!(
+                        "constant `{}` has {n} elements, more than the lowering inlines",
+                        data.name
+                    ),
+                );
+            }
+            let ty = mlirShapedTypeGetElementType(mlirAttributeGetType(values));
+            let float = mlirTypeIsAFloat(ty);
+            let env = self.free.clone();
+            let sizes: Vec<i64> = data.shape.iter().map(|e| e.as_int().unwrap_or(1)).collect();
+            for i in 0..n {
+                let mut rest = i;
+                let mut point = vec![Expr::int(0); sizes.len()];
+                for d in (0..sizes.len()).rev() {
+                    point[d] = Expr::int(rest % sizes[d].max(1));
+                    rest /= sizes[d].max(1);
+                }
+                let (literal, elem) = if float {
+                    let v = if mlirFloatTypeGetWidth(ty) == 32 {
+                        mlirDenseElementsAttrGetFloatValue(values, i as isize) as f64
+                    } else {
+                        mlirDenseElementsAttrGetDoubleValue(values, i as isize)
+                    };
+                    let text = crate::translate::python_tasklet::float_text(
+                        v,
+                        crate::translate::python_tasklet::Ty::Float(64),
+                    );
+                    (
+                        format!("{text} : f64"),
+                        Elem {
+                            ty: "f64".into(),
+                            unsigned: false,
+                        },
+                    )
+                } else {
+                    let v = match mlirIntegerTypeGetWidth(ty) {
+                        1 => i64::from(mlirDenseElementsAttrGetBoolValue(values, i as isize)),
+                        8 => i64::from(mlirDenseElementsAttrGetInt8Value(values, i as isize)),
+                        16 => i64::from(mlirDenseElementsAttrGetInt16Value(values, i as isize)),
+                        32 => i64::from(mlirDenseElementsAttrGetInt32Value(values, i as isize)),
+                        _ => mlirDenseElementsAttrGetInt64Value(values, i as isize),
+                    };
+                    (
+                        format!("{v} : i64"),
+                        Elem {
+                            ty: "i64".into(),
+                            unsigned: false,
+                        },
+                    )
+                };
+                let v = self.body.assign(format!("arith.constant {literal}"));
+                let subset = Subset::indices(point);
+                self.store(op, &env, &v, &elem, data, &subset, None, &[])?;
             }
         }
         Ok(())
@@ -680,6 +805,7 @@ impl<'a> Function<'a, '_> {
                 strides: layout.strides,
                 offsets: layout.offsets,
                 base: None,
+                shared: false,
             });
         }
         let memref = if layout.scalar {
@@ -718,6 +844,7 @@ impl<'a> Function<'a, '_> {
                 }
             }
         };
+        self.zero_fill(&memref, &layout.elem, layout.scalar);
         Ok(Data {
             name,
             memref,
@@ -727,14 +854,49 @@ impl<'a> Function<'a, '_> {
             strides: layout.strides,
             offsets: layout.offsets,
             base: None,
+            shared: false,
         })
     }
 
-    fn declare_symbol_vars(&mut self, free: &[String]) {
-        let mut assigned: Vec<String> = assigned_symbols(self.sdfg).into_iter().collect();
-        assigned.retain(|s| !free.contains(s));
-        for s in assigned {
+    /// Fills a new transient with zeros. Reading a transient before writing
+    /// it is undefined in DaCe; zeros make such programs deterministic (and
+    /// agree with the fresh zero pages DaCe's allocations usually get).
+    fn zero_fill(&mut self, memref: &str, elem: &Elem, scalar: bool) {
+        let zero = if elem.is_float() {
+            self.body
+                .assign(format!("arith.constant 0.0 : {}", elem.ty))
+        } else {
+            self.body.assign(format!("arith.constant 0 : {}", elem.ty))
+        };
+        if scalar {
+            self.body.line(format!(
+                "memref.store {zero}, {memref}[] : memref<{}>",
+                elem.ty
+            ));
+            return;
+        }
+        let ty = format!("memref<?x{}>", elem.ty);
+        let (lo, one) = (self.body.index(0), self.body.index(1));
+        let n = self
+            .body
+            .assign(format!("memref.dim {memref}, {lo} : {ty}"));
+        let k = self.body.fresh();
+        self.body
+            .open(format!("scf.for {k} = {lo} to {n} step {one}"));
+        self.body
+            .line(format!("memref.store {zero}, {memref}[{k}] : {ty}"));
+        self.body.close("");
+    }
+
+    /// Declares a variable for every assigned symbol; one that is also an
+    /// argument (read before its first assignment) starts with its value.
+    fn declare_symbol_vars(&mut self) {
+        for s in assigned_symbols(self.sdfg) {
             let v = self.body.assign("memref.alloca() : memref<index>");
+            if let Some(initial) = self.free.get(&s) {
+                self.body
+                    .line(format!("memref.store {initial}, {v}[] : memref<index>"));
+            }
             self.vars.insert(s, v);
         }
     }
@@ -778,11 +940,104 @@ impl<'a> Function<'a, '_> {
         text: &str,
     ) -> Result<'a, String> {
         let expr = parse_expr(op, text)?;
+        if self.reads_float_data(&expr, env) {
+            return self.python_expression(op, env, text, "i1");
+        }
         let mut e = IndexEmitter::new(&mut self.body, env, &self.containers);
         e.boolean(&expr).map_err(|m| Failure {
             op,
             message: format!("cannot lower condition `{text}`: {m}"),
         })
+    }
+
+    /// Whether `expr` reads floating-point data (then it is not an integer
+    /// expression and SymPy's normal form of it is wrong: `x > 0.5` is not
+    /// `x >= 1`).
+    fn reads_float_data(&self, expr: &Expr, env: &HashMap<String, String>) -> bool {
+        expr.free_symbols()
+            .iter()
+            .chain(expr.subscripted_names().iter())
+            .any(|name| !env.contains_key(name) && self.containers.is_float(name))
+    }
+
+    /// Computes an inter-state expression that reads floating-point data as
+    /// DaCe's generated C++ does: the Python text is translated by the
+    /// tasklet translator into a private function of the scalars and
+    /// symbols it reads, called here; its result has type `ty`.
+    fn python_expression(
+        &mut self,
+        op: Op<'a>,
+        env: &HashMap<String, String>,
+        text: &str,
+        ty: &str,
+    ) -> Result<'a, String> {
+        use crate::translate::python_tasklet::{translate, InputType, Signature};
+        let expr = parse_expr(op, text)?;
+        let mut inputs = Vec::new();
+        let mut operands = Vec::new();
+        let mut types = Vec::new();
+        for name in expr
+            .free_symbols()
+            .into_iter()
+            .chain(expr.subscripted_names())
+        {
+            if let Some(v) = env.get(&name) {
+                let wide = self
+                    .body
+                    .assign(format!("arith.index_cast {v} : index to i64"));
+                inputs.push((name.clone(), InputType::Element("i64".into())));
+                operands.push(wide);
+                types.push("i64".to_string());
+                continue;
+            }
+            let Some(data) = self.containers.by_name.get(&name).cloned() else {
+                return fail(
+                    op,
+                    format!("`{text}`: `{name}` is neither a symbol nor a container"),
+                );
+            };
+            if !data.scalar || data.memref.is_empty() {
+                return fail(
+                    op,
+                    format!("`{text}`: array `{name}` cannot be read in a floating-point inter-state expression yet"),
+                );
+            }
+            let dace_ty = if data.elem.unsigned {
+                format!("u{}", data.elem.ty)
+            } else {
+                data.elem.ty.clone()
+            };
+            let v = self.body.assign(format!(
+                "memref.load {}[] : {}",
+                data.memref,
+                data.memref_type()
+            ));
+            inputs.push((name.clone(), InputType::Element(dace_ty)));
+            operands.push(v);
+            types.push(data.elem.ty.clone());
+        }
+        let no_symbols = |_: &str| false;
+        let signature = Signature {
+            inputs,
+            outputs: vec![("__value".into(), ty.into())],
+            is_symbol: &no_symbols,
+        };
+        let body = translate(&format!("__value = {text}"), &signature)
+            .map_err(|m| Failure::new(op, format!("cannot lower `{text}`: {m}")))?;
+        let Some((rest, last)) = body.trim_end().rsplit_once('\n') else {
+            return fail(op, format!("cannot lower `{text}`"));
+        };
+        let name = self.module.unique("__expression");
+        let ret = last.replacen("sdfg.yield", "func.return", 1);
+        self.module.functions.push(format!(
+            "\"func.func\"() <{{function_type = ({}) -> {ty}, sym_name = \"{name}\", sym_visibility = \"private\"}}> ({{\n{rest}\n{ret}\n}}) : () -> ()\n",
+            types.join(", ")
+        ));
+        Ok(self.body.assign(format!(
+            "func.call @{name}({}) : ({}) -> {ty}",
+            operands.join(", "),
+            types.join(", ")
+        )))
     }
 
     /// Assigns symbols: every right-hand side first, then the stores.
@@ -796,7 +1051,13 @@ impl<'a> Function<'a, '_> {
         let mut computed = Vec::new();
         for (name, value) in names.iter().zip(values) {
             let expr = parse_expr(op, value)?;
-            let v = self.emit_int(op, env, &expr)?;
+            let v = if self.reads_float_data(&expr, env) {
+                let v = self.python_expression(op, env, value, "i64")?;
+                self.body
+                    .assign(format!("arith.index_cast {v} : i64 to index"))
+            } else {
+                self.emit_int(op, env, &expr)?
+            };
             computed.push((name.to_string(), v));
         }
         for (name, v) in computed {
@@ -949,16 +1210,9 @@ impl<'a> Function<'a, '_> {
                 }
                 Ok(())
             }
-            "sdfg.region" => self.lower_cfg(block, after, jumps),
-            "sdfg.call_region" => {
-                if !block.str_array_attr("arg_names").is_empty() {
-                    return fail(
-                        block,
-                        "function-call regions with arguments cannot be lowered yet",
-                    );
-                }
-                self.lower_cfg(block, after, jumps)
-            }
+            // A function-call region's arguments only record the call it
+            // was inlined from (DaCe's code generator ignores them too).
+            "sdfg.region" | "sdfg.call_region" => self.lower_cfg(block, after, jumps),
             other => fail(block, format!("`{other}` cannot be lowered")),
         }
     }
@@ -1062,39 +1316,19 @@ impl<'a> Function<'a, '_> {
         if !data.memref.is_empty() {
             return Ok(data);
         }
-        // A view: bound by this node's `bind` edge, or by another access
-        // node of the same view in this state.
-        let bound = incoming_edges(access)
-            .into_iter()
-            .find(|e| e.role == EdgeRole::Bind);
-        let edge = match bound {
-            Some(edge) => edge,
-            None => {
-                let other = container
-                    .uses()
-                    .into_iter()
-                    .map(|(user, _)| user)
-                    .filter(|u| u.parent() == access.parent() && *u != access)
-                    .find_map(|u| {
-                        incoming_edges(u)
-                            .into_iter()
-                            .find(|e| e.role == EdgeRole::Bind)
-                    });
-                match other {
-                    Some(edge) => edge,
-                    None => {
-                        return fail(
-                            access,
-                            format!("view `{name}` is not bound to any data here"),
-                        )
-                    }
-                }
-            }
+        // A view: bound by this node's `bind` edge; else by the edge that
+        // writes it back into non-view data (DaCe's `views` connector on
+        // an outgoing edge); else by another access node of the same view
+        // in this state.
+        let Some((source, subset)) = Self::view_binding(access, container) else {
+            return fail(
+                access,
+                format!("view `{name}` is not bound to any data here"),
+            );
         };
-        let source = edge.source.defining_op().filter(|o| o.is("sdfg.access"));
-        let viewed = match source {
-            Some(src) => self.access_data(src, env)?,
-            None => match self.values.get(&edge.source) {
+        let viewed = match source.defining_op().filter(|o| o.is("sdfg.access")) {
+            Some(node) => self.access_data(node, env)?,
+            None => match self.values.get(&source) {
                 Some(Lowered::Data(d)) => d.clone(),
                 _ => {
                     return fail(
@@ -1104,18 +1338,10 @@ impl<'a> Function<'a, '_> {
                 }
             },
         };
-        let memlet = edge.memlet.unwrap_or_else(|| Memlet {
-            subset: String::new(),
-            other: None,
-            volume: None,
-            dynamic: false,
-            wcr: sdfg_dialect::Wcr::None,
-            data: None,
-        });
-        let subset = if memlet.subset.is_empty() {
+        let subset = if subset.is_empty() {
             None
         } else {
-            Some(parse_memlet_subset(access, &memlet.subset)?)
+            Some(parse_memlet_subset(access, &subset)?)
         };
         let base = match subset {
             Some(s) => self.element_index(access, env, &viewed, &s.min_element())?,
@@ -1127,7 +1353,40 @@ impl<'a> Function<'a, '_> {
         Ok(Data {
             memref: viewed.memref,
             base: Some(base),
+            shared: viewed.shared,
             ..data
+        })
+    }
+
+    /// The dataflow value a view node is bound to (an access node or a
+    /// scope argument of the viewed data) and the subset of it (the data's
+    /// side of the binding edge); `None` when nothing binds it. A node
+    /// without a `bind` edge shares the binding of the state's bound node
+    /// of the same view (as DaCe's code generator defines one pointer per
+    /// view and state), or else is bound by the edge writing it back into
+    /// its data.
+    fn view_binding(access: Op<'a>, container: Val<'a>) -> Option<(Val<'a>, String)> {
+        let bind = |node: Op<'a>| {
+            let edge = incoming_edges(node)
+                .into_iter()
+                .find(|e| e.role == EdgeRole::Bind)?;
+            Some((
+                edge.source,
+                edge.memlet.map(|m| m.subset).unwrap_or_default(),
+            ))
+        };
+        if let Some(binding) = bind(access) {
+            return Some(binding);
+        }
+        let shared = container
+            .uses()
+            .into_iter()
+            .map(|(user, _)| user)
+            .filter(|other| other.parent() == access.parent() && *other != access)
+            .find_map(bind);
+        shared.or_else(|| {
+            let (user, subset) = view_write_back(access)?;
+            Some((user.results()[0], subset))
         })
     }
 
@@ -1146,10 +1405,37 @@ impl<'a> Function<'a, '_> {
             linear = Expr::add(&linear, &Expr::mul(&Expr::add(p, &offset), &stride));
         }
         let index = self.emit_int(op, env, &linear)?;
-        Ok(match &data.base {
+        let index = match &data.base {
             Some(b) => self.body.assign(format!("arith.addi {b}, {index} : index")),
             None => index,
-        })
+        };
+        if self.module.check_bounds && !data.scalar {
+            self.check_bounds(op, data, &index, point);
+        }
+        Ok(index)
+    }
+
+    /// Asserts that `index` lies inside `data`'s memref.
+    fn check_bounds(&mut self, op: Op<'a>, data: &Data, index: &str, point: &[Expr]) {
+        let zero = self.body.index(0);
+        let size = self.body.assign(format!(
+            "memref.dim {}, {zero} : {}",
+            data.memref,
+            data.memref_type()
+        ));
+        let inside = self
+            .body
+            .assign(format!("arith.cmpi ult, {index}, {size} : index"));
+        let point: Vec<String> = point.iter().map(|e| e.to_string()).collect();
+        let message = format!(
+            "out-of-bounds access to `{}[{}]` at {}",
+            data.name,
+            point.join(", "),
+            op.location()
+        )
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"");
+        self.body.line(format!("cf.assert {inside}, \"{message}\""));
     }
 
     /// Loads the element at `point` of `data`.
@@ -1199,7 +1485,8 @@ impl<'a> Function<'a, '_> {
                 data.memref
             )),
             Some(reduction) => {
-                let atomic = !parallel.is_empty() && !private_to_iteration(subset, parallel);
+                let atomic = data.shared
+                    || (!parallel.is_empty() && !private_to_iteration(subset, parallel));
                 let slot = Slot {
                     memref: &data.memref,
                     memref_type: &ty,
@@ -1240,6 +1527,14 @@ impl<'a> Function<'a, '_> {
                     self.store(access, env, &ssa, &elem, &data, &subset, wcr, parallel)?;
                 }
                 Lowered::Data(source) => {
+                    let binds_view = edge
+                        .source
+                        .defining_op()
+                        .and_then(view_write_back)
+                        .is_some_and(|(user, _)| user == access);
+                    if binds_view {
+                        continue;
+                    }
                     if edge
                         .source
                         .defining_op()
@@ -1273,10 +1568,26 @@ impl<'a> Function<'a, '_> {
         let to = match &memlet.other {
             Some(o) => parse_memlet_subset(op, o)?,
             None if dst.scalar => parse_memlet_subset(op, "0")?,
-            None => Subset::full(&dst.shape),
+            None => {
+                // DaCe places the source's shape (squeezed when the ranks
+                // differ) at the destination's origin.
+                let sizes: Vec<Expr> = from.ranges().iter().map(Range::size).collect();
+                let squeezed: Vec<Expr> = sizes
+                    .iter()
+                    .filter(|e| e.as_int() != Some(1))
+                    .cloned()
+                    .collect();
+                if sizes.len() == dst.shape.len() {
+                    Subset::full(&sizes)
+                } else if squeezed.len() == dst.shape.len() {
+                    Subset::full(&squeezed)
+                } else {
+                    Subset::full(&dst.shape)
+                }
+            }
         };
-        let src_sizes: Vec<Expr> = from.ranges().iter().map(Range::count).collect();
-        let dst_sizes: Vec<Expr> = to.ranges().iter().map(Range::count).collect();
+        let src_sizes: Vec<Expr> = from.ranges().iter().map(Range::size).collect();
+        let dst_sizes: Vec<Expr> = to.ranges().iter().map(Range::size).collect();
         let squeeze = |v: &[Expr]| {
             v.iter()
                 .filter(|e| e.as_int() != Some(1))
@@ -1308,7 +1619,7 @@ impl<'a> Function<'a, '_> {
                 .iter()
                 .zip(counters)
                 .map(|(r, k)| match k {
-                    Some(k) => Expr::add(&r.start, &Expr::mul(k, &r.step)),
+                    Some(k) => range_index(r, k),
                     None => r.start.clone(),
                 })
                 .collect()
@@ -1342,7 +1653,7 @@ impl<'a> Function<'a, '_> {
             for (r, size) in to.ranges().iter().zip(&dst_sizes).rev() {
                 let k = Expr::modulo(&rest, size);
                 rest = Expr::floordiv(&rest, size);
-                point.push(Expr::add(&r.start, &Expr::mul(&k, &r.step)));
+                point.push(range_index(r, &k));
             }
             point.reverse();
             point
@@ -1520,6 +1831,14 @@ impl<'a> Function<'a, '_> {
             .filter(|d| *d == "?" || d.parse::<i64>().is_ok())
             .count();
         let elem = &data.elem.ty;
+        if subset.ranges().iter().any(|r| r.tile.as_int() != Some(1)) {
+            return fail(
+                op,
+                format!(
+                    "connector `{connector}`: tiled subset `{subset}` cannot be viewed as a memref"
+                ),
+            );
+        }
         let sizes: Vec<Expr> = subset.ranges().iter().map(Range::count).collect();
         let keep: Vec<usize> = if sizes.len() == rank {
             (0..rank).collect()
@@ -1854,7 +2173,8 @@ impl<'a> Function<'a, '_> {
             "{}_{label}",
             self.sdfg.symbol_name().unwrap_or("sdfg")
         ));
-        let free = lower_function(self.module, inner, &name, true)?;
+        let shared = !parallel.is_empty() || self.shared_arguments;
+        let free = lower_function(self.module, inner, &name, true, shared)?;
         let inputs: Vec<_> = incoming_edges(nested)
             .into_iter()
             .filter(|e| e.role == EdgeRole::Input)
@@ -2037,6 +2357,51 @@ impl<'a> Function<'a, '_> {
     }
 }
 
+/// The `k`-th index a range covers: `start + k * step`, or with tiles
+/// `start + (k // tile) * step + k % tile`.
+pub(super) fn range_index(r: &Range, k: &Expr) -> Expr {
+    if r.tile.as_int() == Some(1) {
+        return Expr::add(&r.start, &Expr::mul(k, &r.step));
+    }
+    let origin = Expr::mul(&Expr::floordiv(k, &r.tile), &r.step);
+    Expr::add(&Expr::add(&r.start, &origin), &Expr::modulo(k, &r.tile))
+}
+
+/// For a view node without a `bind` edge: the access node it is written
+/// back into and that node's subset. The importer keeps DaCe's view edge as
+/// `bind` when it is the incoming one, so an unbound view's outgoing edge to
+/// data is its view edge (DaCe's `views` connector): it binds the view and
+/// moves nothing.
+fn view_write_back(view: Op<'_>) -> Option<(Op<'_>, String)> {
+    if incoming_edges(view)
+        .iter()
+        .any(|e| e.role == EdgeRole::Bind)
+    {
+        return None;
+    }
+    let is_view = |node: Op<'_>| {
+        accessed_container(node)
+            .and_then(|c| sdfg_dialect::Container::from_type(c.ty()))
+            .is_some_and(|c| c.kind == sdfg_dialect::ContainerKind::View)
+    };
+    if !is_view(view) {
+        return None;
+    }
+    let node = view.results()[0];
+    node.uses().into_iter().find_map(|(user, operand)| {
+        if !user.is("sdfg.access") || operand == 0 {
+            return None;
+        }
+        let k = user.operand_segment(1).iter().position(|w| *w == node)?;
+        let memlet = user
+            .array_attr("write_memlets")
+            .get(k)
+            .copied()
+            .and_then(Memlet::from_attr)?;
+        Some((user, memlet.other.unwrap_or(memlet.subset)))
+    })
+}
+
 /// The maps and consume scopes around `op`, outermost first.
 fn scope_chain(op: Op<'_>) -> Vec<Op<'_>> {
     let mut chain = Vec::new();
@@ -2052,6 +2417,148 @@ fn scope_chain(op: Op<'_>) -> Vec<Op<'_>> {
     }
     chain.reverse();
     chain
+}
+
+/// Symbols that an inter-state condition or assignment reads before any
+/// assignment defines them, visiting blocks breadth-first from the start
+/// block as DaCe's `free_symbols` does: DaCe passes them as arguments.
+fn symbols_read_before_assigned(sdfg: Op<'_>) -> BTreeSet<String> {
+    fn visit(owner: Op<'_>, defined: &mut BTreeSet<String>, out: &mut BTreeSet<String>) {
+        let ops = owner.region_ops(0);
+        let blocks: Vec<Op> = ops
+            .iter()
+            .copied()
+            .filter(|o| CONTROL_FLOW_BLOCKS.contains(&o.name()))
+            .collect();
+        let edges: Vec<Op> = ops.iter().copied().filter(|o| o.is("sdfg.edge")).collect();
+        let read = |text: &str, defined: &BTreeSet<String>, out: &mut BTreeSet<String>| {
+            if let Ok(e) = parse(text) {
+                out.extend(
+                    e.free_symbols()
+                        .into_iter()
+                        .filter(|s| !defined.contains(s)),
+                );
+            }
+        };
+        let mut seen = BTreeSet::new();
+        let mut queue: std::collections::VecDeque<Op> =
+            blocks.first().copied().into_iter().collect();
+        while let Some(block) = queue.pop_front() {
+            let name = block.symbol_name().unwrap_or_default();
+            if !seen.insert(name.to_string()) {
+                continue;
+            }
+            if block.is("sdfg.state") {
+                out.extend(
+                    symbols_used_in_state(block)
+                        .into_iter()
+                        .filter(|s| !defined.contains(s)),
+                );
+            }
+            if block.is("sdfg.loop") {
+                for key in ["init", "cond", "update"] {
+                    if let Some(t) = block.str_attr(key) {
+                        read(t, defined, out);
+                    }
+                    if key == "init" {
+                        defined.extend(block.str_attr("var").map(String::from));
+                    }
+                }
+            }
+            if !block.is("sdfg.state") && block.num_regions() > 0 {
+                for inner in std::iter::once(block).chain(
+                    block
+                        .region_ops(0)
+                        .into_iter()
+                        .filter(|o| o.is("sdfg.branch")),
+                ) {
+                    if let Some(c) = inner.str_attr("condition") {
+                        read(c, defined, out);
+                    }
+                    visit(inner, defined, out);
+                }
+            }
+            for edge in edges
+                .iter()
+                .filter(|e| e.symbol_ref_attr("src") == Some(name))
+            {
+                if let Some(c) = edge.str_attr("condition") {
+                    read(c, defined, out);
+                }
+                for v in edge.str_array_attr("assign_values") {
+                    read(v, defined, out);
+                }
+                defined.extend(
+                    edge.str_array_attr("assign_names")
+                        .into_iter()
+                        .map(String::from),
+                );
+                let dst = edge.symbol_ref_attr("dst").unwrap_or_default();
+                queue.extend(
+                    blocks
+                        .iter()
+                        .copied()
+                        .filter(|b| b.symbol_name() == Some(dst)),
+                );
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    visit(sdfg, &mut BTreeSet::new(), &mut out);
+    out
+}
+
+/// The symbols a state's dataflow reads (memlet subsets, map ranges,
+/// symbolic values in tasklets, nested-SDFG symbol mappings), without the
+/// parameters of its maps.
+fn symbols_used_in_state(state: Op<'_>) -> BTreeSet<String> {
+    let mut used = BTreeSet::new();
+    let mut params = BTreeSet::new();
+    let subset = |text: &str, used: &mut BTreeSet<String>| {
+        if let Ok(s) = parse_subset(text) {
+            used.extend(s.free_symbols());
+        }
+    };
+    for op in state.descendants() {
+        if op.is("sdfg.nested") {
+            // The nested SDFG's own symbols are not this state's.
+            for v in op.str_array_attr("symbol_values") {
+                if let Ok(e) = parse(v) {
+                    used.extend(e.free_symbols());
+                }
+            }
+            continue;
+        }
+        if op.ancestor("sdfg.sdfg") != state.ancestor("sdfg.sdfg") {
+            continue;
+        }
+        for key in ["in_memlets", "write_memlets", "dyn_memlets", "memlets"] {
+            for attr in op.array_attr(key) {
+                if let Some(m) = Memlet::from_attr(attr) {
+                    subset(&m.subset, &mut used);
+                    if let Some(o) = &m.other {
+                        subset(o, &mut used);
+                    }
+                }
+            }
+        }
+        if let Some(m) = op.attr("source_memlet").and_then(Memlet::from_attr) {
+            subset(&m.subset, &mut used);
+        }
+        if op.is("sdfg.map") {
+            params.extend(op.str_array_attr("params").into_iter().map(String::from));
+            for r in op.str_array_attr("ranges") {
+                subset(r, &mut used);
+            }
+        }
+        if op.is("sdfg.sym") {
+            if let Some(e) = op.str_attr("expr").and_then(|t| parse(t).ok()) {
+                used.extend(e.free_symbols());
+            }
+        }
+    }
+    used.retain(|s| !params.contains(s));
+    used
 }
 
 /// Symbols assigned by inter-state edges or loops of `sdfg` (not of nested

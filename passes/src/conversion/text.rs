@@ -102,10 +102,10 @@ pub(crate) trait DataReader {
     fn is_container(&self, name: &str) -> bool;
 }
 
-/// Emits symbolic expressions as `arith` on `index` (`i1` for booleans),
-/// or on `f64` when they read floating-point data (an inter-state
-/// condition such as `s > 0.5` on a `double` scalar, computed as DaCe's
-/// generated C++ computes it).
+/// Emits symbolic expressions as `arith` on `index` (`i1` for booleans)
+/// with SymPy's integer semantics. Expressions that read floating-point
+/// data are not integer expressions: the conversion translates those as
+/// Python code instead.
 pub(crate) struct IndexEmitter<'b, 'e> {
     /// Where the ops go.
     pub body: &'b mut Body,
@@ -113,12 +113,10 @@ pub(crate) struct IndexEmitter<'b, 'e> {
     pub symbols: &'e HashMap<String, String>,
     /// Reads data named in expressions.
     pub data: &'e dyn DataReader,
-    /// Whether numbers are `f64` instead of `index`.
-    pub float: bool,
 }
 
 impl<'b, 'e> IndexEmitter<'b, 'e> {
-    /// An emitter on `index`.
+    /// An emitter writing to `body`.
     pub(crate) fn new(
         body: &'b mut Body,
         symbols: &'e HashMap<String, String>,
@@ -128,48 +126,20 @@ impl<'b, 'e> IndexEmitter<'b, 'e> {
             body,
             symbols,
             data,
-            float: false,
         }
     }
 
-    /// Switches to `f64` when `expr` reads floating-point data.
-    fn choose_mode(&mut self, expr: &Expr) {
-        self.float = expr
-            .free_symbols()
-            .iter()
-            .chain(expr.subscripted_names().iter())
-            .any(|name| !self.symbols.contains_key(name) && self.data.is_float(name));
-    }
-
-    /// Emits `expr` as an `index` (a floating-point value truncates, as C
-    /// converts).
+    /// Emits `expr` as an `index`.
     pub(crate) fn int(&mut self, expr: &Expr) -> Result<String, String> {
         if let Some(v) = expr.as_int() {
             return Ok(self.body.index(v));
         }
-        self.choose_mode(expr);
-        let v = expr.emit_int(self)?;
-        if self.float {
-            let i = self.body.assign(format!("arith.fptosi {v} : f64 to i64"));
-            return Ok(self
-                .body
-                .assign(format!("arith.index_cast {i} : i64 to index")));
-        }
-        Ok(v)
+        expr.emit_int(self)
     }
 
     /// Emits `expr` as an `i1`.
     pub(crate) fn boolean(&mut self, expr: &Expr) -> Result<String, String> {
-        self.choose_mode(expr);
         expr.emit_bool(self)
-    }
-
-    fn ty(&self) -> &'static str {
-        if self.float {
-            "f64"
-        } else {
-            "index"
-        }
     }
 }
 
@@ -177,15 +147,6 @@ impl Emitter for IndexEmitter<'_, '_> {
     type Value = String;
 
     fn int(&mut self, value: i64) -> String {
-        if self.float {
-            return self.body.assign(format!(
-                "arith.constant {} : f64",
-                crate::translate::python_tasklet::float_text(
-                    value as f64,
-                    crate::translate::python_tasklet::Ty::Float(64)
-                )
-            ));
-        }
         self.body.index(value)
     }
 
@@ -195,42 +156,15 @@ impl Emitter for IndexEmitter<'_, '_> {
 
     fn symbol(&mut self, name: &str) -> Result<String, String> {
         if let Some(v) = self.symbols.get(name) {
-            if self.float {
-                let i = self
-                    .body
-                    .assign(format!("arith.index_cast {v} : index to i64"));
-                return Ok(self.body.assign(format!("arith.sitofp {i} : i64 to f64")));
-            }
             return Ok(v.clone());
         }
         if self.data.is_container(name) {
-            let ty = self.ty();
-            return self.data.read(self.body, self.symbols, name, &[], ty);
+            return self.data.read(self.body, self.symbols, name, &[], "index");
         }
         Err(format!("symbol `{name}` has no value here"))
     }
 
     fn binary(&mut self, op: IntOp, a: String, b: String) -> String {
-        if self.float {
-            let name = match op {
-                IntOp::Add => "addf",
-                IntOp::Sub => "subf",
-                IntOp::Mul => "mulf",
-                IntOp::DivTrunc => "divf",
-                IntOp::Min => "minimumf",
-                IntOp::Max => "maximumf",
-                IntOp::FloorDiv | IntOp::FloorMod => {
-                    let q = self.body.assign(format!("arith.divf {a}, {b} : f64"));
-                    let f = self.body.assign(format!("math.floor {q} : f64"));
-                    if op == IntOp::FloorDiv {
-                        return f;
-                    }
-                    let p = self.body.assign(format!("arith.mulf {b}, {f} : f64"));
-                    return self.body.assign(format!("arith.subf {a}, {p} : f64"));
-                }
-            };
-            return self.body.assign(format!("arith.{name} {a}, {b} : f64"));
-        }
         let name = match op {
             IntOp::Add => "addi",
             IntOp::Sub => "subi",
@@ -252,17 +186,6 @@ impl Emitter for IndexEmitter<'_, '_> {
     }
 
     fn compare(&mut self, op: CmpOp, a: String, b: String) -> String {
-        if self.float {
-            let pred = match op {
-                CmpOp::Le => "ole",
-                CmpOp::Lt => "olt",
-                CmpOp::Eq => "oeq",
-                CmpOp::Ne => "une",
-            };
-            return self
-                .body
-                .assign(format!("arith.cmpf {pred}, {a}, {b} : f64"));
-        }
         let pred = match op {
             CmpOp::Le => "sle",
             CmpOp::Lt => "slt",
@@ -279,11 +202,6 @@ impl Emitter for IndexEmitter<'_, '_> {
     }
 
     fn bool_to_int(&mut self, value: String) -> String {
-        if self.float {
-            return self
-                .body
-                .assign(format!("arith.uitofp {value} : i1 to f64"));
-        }
         let wide = self.body.assign(format!("arith.extui {value} : i1 to i64"));
         self.body
             .assign(format!("arith.index_cast {wide} : i64 to index"))
@@ -305,19 +223,7 @@ impl Emitter for IndexEmitter<'_, '_> {
     }
 
     fn subscript(&mut self, name: &str, args: Vec<String>) -> Result<String, String> {
-        let indices = if self.float {
-            // Subscripts are integers even in floating-point expressions.
-            args.iter()
-                .map(|a| {
-                    let i = self.body.assign(format!("arith.fptosi {a} : f64 to i64"));
-                    self.body
-                        .assign(format!("arith.index_cast {i} : i64 to index"))
-                })
-                .collect()
-        } else {
-            args
-        };
-        let ty = self.ty();
-        self.data.read(self.body, self.symbols, name, &indices, ty)
+        self.data
+            .read(self.body, self.symbols, name, &args, "index")
     }
 }

@@ -158,6 +158,10 @@ pub(crate) struct Data {
     pub offsets: Vec<Expr>,
     /// The SSA `index` added to every linear index.
     pub base: Option<String>,
+    /// Whether other parallel iterations may write the same memory (the
+    /// arguments of a nested SDFG called inside a parallel loop): write
+    /// conflicts on it are resolved atomically.
+    pub shared: bool,
 }
 
 impl Data {

@@ -6,6 +6,7 @@ use sdfg_dialect::{Wcr, WcrKind};
 
 use super::text::Body;
 use super::types::Elem;
+use crate::translate::mlir_python::strip;
 
 /// The reductions the lowering implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,17 +63,11 @@ impl Reduction {
     /// (`lambda a, b: a + b`, `lambda x, y: max(x, y)`, ...).
     pub(crate) fn from_lambda(text: &str) -> Option<Reduction> {
         let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-        let mut s = compact.as_str();
-        while let Some(inner) = strip_parens(s) {
-            s = inner;
-        }
+        let s = strip_all(&compact);
         let rest = s.strip_prefix("lambda")?;
         let (params, body) = rest.split_once(':')?;
         let (a, b) = params.split_once(',')?;
-        let mut body = body;
-        while let Some(inner) = strip_parens(body) {
-            body = inner;
-        }
+        let body = strip_all(body);
         let ops: &[(&str, Reduction)] = &[
             ("+", Reduction::Sum),
             ("*", Reduction::Product),
@@ -235,6 +230,17 @@ impl Reduction {
     }
 }
 
+/// `text` without all its enclosing pairs of parentheses.
+fn strip_all(mut text: &str) -> &str {
+    loop {
+        let inner = strip(text);
+        if inner.len() == text.len() {
+            return text;
+        }
+        text = inner;
+    }
+}
+
 /// One element of a memref: `memref[index]` (`index` empty for rank 0).
 #[derive(Clone, Copy)]
 pub(crate) struct Slot<'s> {
@@ -244,25 +250,6 @@ pub(crate) struct Slot<'s> {
     pub memref_type: &'s str,
     /// The index value, or empty.
     pub index: &'s str,
-}
-
-/// `inner` for `(inner)` when the outer parentheses match each other.
-fn strip_parens(s: &str) -> Option<&str> {
-    let inner = s.strip_prefix('(')?.strip_suffix(')')?;
-    let mut depth = 0i32;
-    for c in inner.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth < 0 {
-                    return None;
-                }
-            }
-            _ => {}
-        }
-    }
-    (depth == 0).then_some(inner)
 }
 
 #[cfg(test)]

@@ -79,6 +79,10 @@ pub struct Options {
     pub object_file: Option<std::path::PathBuf>,
     /// Writes the module in the `llvm` dialect here.
     pub llvm_dialect_file: Option<std::path::PathBuf>,
+    /// Guards every memlet access with a bounds check that stops the
+    /// program with a message instead of reading or writing outside a
+    /// container.
+    pub check_bounds: bool,
 }
 
 fn lib_dir() -> String {
@@ -173,7 +177,14 @@ unsafe fn lower_and_jit(
     })?;
     let abi = abi(*entry)?;
     let pm = mlirPassManagerCreate(ctx);
-    let pipeline = crate::conversion::LOWER_TO_LLVM.anchored();
+    let mut pipeline = crate::conversion::LOWER_TO_LLVM.anchored();
+    if options.check_bounds {
+        pipeline = pipeline.replacen(
+            "convert-sdfg-to-scf,",
+            "convert-sdfg-to-scf{check-bounds=true},",
+            1,
+        );
+    }
     let parsed = mlirParsePassPipeline(
         mlirPassManagerGetAsOpPassManager(pm),
         string_ref(&pipeline),

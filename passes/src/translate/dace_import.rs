@@ -2420,17 +2420,9 @@ pub fn import_bytes_with_paths(bytes: &[u8]) -> Result<Printed> {
     sdfg_to_mlir_text(&sdfg)
 }
 
-fn string_ref(text: &str) -> mlir_sys::MlirStringRef {
-    mlir_sys::MlirStringRef {
-        data: text.as_ptr() as *const _,
-        length: text.len(),
-    }
-}
-
 fn emit_error(location: mlir_sys::MlirLocation, message: &str) {
-    let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
-    // SAFETY: the location is valid and the message NUL-terminated.
-    unsafe { mlir_sys::mlirEmitError(location, text.as_ptr()) }
+    // SAFETY: the location is valid; the callee copies the message.
+    unsafe { sdfg_dialect::ffi::sdfgEmitError(location, sdfg_dialect::ir::string_ref(message)) }
 }
 
 fn translate(context: mlir_sys::MlirContext, file: &str, bytes: &[u8]) -> mlir_sys::MlirOperation {
@@ -2438,7 +2430,9 @@ fn translate(context: mlir_sys::MlirContext, file: &str, bytes: &[u8]) -> mlir_s
         ptr: std::ptr::null_mut(),
     };
     // SAFETY: the context is the live context of the translation driver.
-    let location = unsafe { mlir_sys::mlirLocationFileLineColGet(context, string_ref(file), 0, 0) };
+    let location = unsafe {
+        mlir_sys::mlirLocationFileLineColGet(context, sdfg_dialect::ir::string_ref(file), 0, 0)
+    };
     let (text, line_paths) = match import_bytes_with_paths(bytes) {
         Ok(printed) => (
             format!("module {{\n{}}}\n", printed.text),

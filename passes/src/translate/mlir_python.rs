@@ -125,8 +125,8 @@ pub fn print_body<'a>(tasklet: Op<'a>) -> Result<'a, String> {
     Ok(printer.lines.join("\n"))
 }
 
-/// Removes one pair of enclosing parentheses.
-fn strip(expr: &str) -> &str {
+/// Removes one pair of enclosing parentheses (when they match each other).
+pub(crate) fn strip(expr: &str) -> &str {
     let Some(inner) = expr.strip_prefix('(').and_then(|e| e.strip_suffix(')')) else {
         return expr;
     };

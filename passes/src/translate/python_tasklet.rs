@@ -810,11 +810,24 @@ impl Translator<'_> {
                     ),
                 ))
             }
-            (None | Some(Ty::Int(_)), None | Some(Ty::Int(_))) => {
+            // DaCe's `dace::math::pow` has integer overloads for exactly
+            // (int, int) and (unsigned, unsigned); a constant exponent is
+            // `ipow`. Any other pair of integers goes to `std::pow`, which
+            // computes in double.
+            (bt @ (None | Some(Ty::Int(_))), et @ (None | Some(Ty::Int(_))))
+                if matches!(exponent, V::Const(..))
+                    || (bt.unwrap_or(Ty::Int(32)) == Ty::Int(32)
+                        && et.unwrap_or(Ty::Int(32)) == Ty::Int(32)) =>
+            {
                 let ty = unify(base.ty(), exponent.ty());
                 let b = self.convert(&base, ty)?;
                 let e = self.convert(&exponent, ty)?;
                 Ok(self.emit(ty, format!("math.ipowi {b}, {e} : {}", ty.mlir())))
+            }
+            (Some(Ty::UInt(32)), Some(Ty::UInt(32))) => {
+                let b = self.convert(&base, Ty::UInt(32))?;
+                let e = self.convert(&exponent, Ty::UInt(32))?;
+                Ok(self.emit(Ty::UInt(32), format!("math.ipowi {b}, {e} : i32")))
             }
             _ => {
                 let ty = match unify(base.ty(), exponent.ty()) {

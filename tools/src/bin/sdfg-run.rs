@@ -17,6 +17,8 @@ const USAGE: &str = "usage: sdfg-run PROGRAM.{mlir,sdfg,sdfgz} [options]
   --time                  time repeated runs (compilation excluded), report the median
   --repeat N              number of timed runs (default 10)
   --function NAME         the sdfg.sdfg to run (default: the first)
+  --check-bounds          check every memlet access against its container's
+                          bounds; an access outside stops the program with an error
   --emit-object FILE      write the compiled object file (C interface:
                           _mlir_ciface_NAME(memref descriptors..., int64_t symbols...))
   --emit-llvm-dialect FILE  write the lowered module (llvm dialect)";
@@ -67,6 +69,7 @@ fn parse_args() -> Result<Args, String> {
                     .map_err(|_| "--repeat takes an integer")?
             }
             "--function" => args.options.function = Some(value("--function")?),
+            "--check-bounds" => args.options.check_bounds = true,
             "--emit-object" => args.options.object_file = Some(value("--emit-object")?.into()),
             "--emit-llvm-dialect" => {
                 args.options.llvm_dialect_file = Some(value("--emit-llvm-dialect")?.into())
@@ -99,8 +102,31 @@ fn describe(array: &Array) -> String {
     format!("{}[{}]", array.dtype.descr(), dims.join(", "))
 }
 
+extern "C" {
+    fn signal(signum: i32, handler: usize) -> usize;
+    fn fflush(stream: *mut std::ffi::c_void) -> i32;
+    fn _exit(status: i32) -> !;
+}
+
+/// A failed bounds check (`cf.assert`) prints its message and aborts; this
+/// turns the abort into sdfg-run's error exit.
+extern "C" fn on_abort(_: i32) {
+    const MESSAGE: &[u8] =
+        b"\nsdfg-run: error: the program stopped at a failed check (message above)\n";
+    // SAFETY: the process is ending: the check's message (printed through
+    // C's stdio) is flushed, then the process leaves without unwinding.
+    unsafe { fflush(std::ptr::null_mut()) };
+    std::io::Write::write_all(&mut std::io::stderr(), MESSAGE).ok();
+    unsafe { _exit(1) }
+}
+
 fn run(args: Args) -> Result<(), String> {
     let program_path = args.program.clone().unwrap_or_default();
+    if args.options.check_bounds {
+        const SIGABRT: i32 = 6;
+        // SAFETY: installs a handler that only writes and exits.
+        unsafe { signal(SIGABRT, on_abort as *const () as usize) };
+    }
     let program = execute::compile(&program_path, &args.options)?;
     let abi = &program.abi;
     // Symbols: --set, else the sizes of input arrays whose dimension is a

@@ -17,13 +17,51 @@ pub(crate) enum Outcome {
     Diagnostic(String),
     /// `sdfg-run` crashed or hung.
     Crash(String),
+    /// The program has no array argument to compare (DaCe passes scalars
+    /// by value, so what it writes to them is not observable).
+    Nothing,
+}
+
+/// Runs `command`, killing it after `limit` (a hang is a crash).
+fn output_within(
+    command: &mut Command,
+    limit: std::time::Duration,
+) -> Result<std::process::Output, Outcome> {
+    let mut child = command
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| Outcome::Crash(e.to_string()))?;
+    let start = std::time::Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if start.elapsed() > limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(Outcome::Crash(format!("no result after {limit:?}")));
+            }
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(20)),
+            Err(e) => return Err(Outcome::Crash(e.to_string())),
+        }
+    }
+    child
+        .wait_with_output()
+        .map_err(|e| Outcome::Crash(e.to_string()))
 }
 
 /// Runs `program` on the inputs of `case` (`in/*.npy`, `symbols`) and
 /// writes its outputs to `case/ours`.
 pub(crate) fn run_case(program: &Path, case: &Path) -> Result<(), Outcome> {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_sdfg-run"));
-    command.arg(program).arg("--out").arg(case.join("ours"));
+    let binary = std::env::var_os("SDFG_RUN_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_sdfg-run")));
+    let mut command = Command::new(binary);
+    command
+        .arg(program)
+        .arg("--check-bounds")
+        .arg("--out")
+        .arg(case.join("ours"));
     if let Ok(symbols) = std::fs::read_to_string(case.join("symbols")) {
         for line in symbols.lines().filter(|l| !l.is_empty()) {
             command.arg("--set").arg(line);
@@ -38,10 +76,16 @@ pub(crate) fn run_case(program: &Path, case: &Path) -> Result<(), Outcome> {
                 .arg(format!("{name}={}", path.display()));
         }
     }
-    let output = command
-        .output()
-        .map_err(|e| Outcome::Crash(e.to_string()))?;
+    let output = output_within(&mut command, std::time::Duration::from_secs(120))?;
     let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if let Some(check) = stdout
+        .lines()
+        .chain(stderr.lines())
+        .find(|l| l.contains("out-of-bounds access"))
+    {
+        return Err(Outcome::Diagnostic(format!("error: {check}")));
+    }
     match output.status.code() {
         Some(0) => Ok(()),
         Some(1) if stderr.contains("error:") => Err(Outcome::Diagnostic(
@@ -103,7 +147,7 @@ pub(crate) fn compare(case: &Path, reference: &str) -> Outcome {
         checked += 1;
     }
     if checked == 0 {
-        return Outcome::Mismatch(format!("no {reference} outputs to compare"));
+        return Outcome::Nothing;
     }
     Outcome::Pass
 }
@@ -137,23 +181,64 @@ fn run_against_dace(python: &Path, files: &[PathBuf], work: &Path) -> BTreeMap<S
             Ok(()) => compare(&case, "dace"),
             Err(outcome) => outcome,
         };
-        outcomes.insert(stem, outcome);
+        if !matches!(outcome, Outcome::Nothing) {
+            outcomes.insert(stem, outcome);
+        }
     }
     outcomes
 }
 
-/// Corpus files DaCe validates, every `SDFG_CORPUS_STRIDE`-th (default 1:
-/// all of them), plus the seeds.
+/// Programs whose DaCe result cannot be reproduced: it depends on the
+/// thread schedule or on uninitialised memory (at the sizes the harness
+/// uses). They run, but are not compared.
+const NONDETERMINISTIC: &[(&str, &str)] = &[
+    (
+        "atomic_xchg_codegen_atomic_xchg_xchg",
+        "which iteration reads the old value of an atomic exchange depends on the schedule",
+    ),
+    (
+        "atomic_xchg_codegen_atomic_xchg_xchg_8_4",
+        "reads the value an atomic exchange returns",
+    ),
+    (
+        "confres_confres",
+        "parallel iterations read and write overlapping elements of A",
+    ),
+    (
+        "disjoint_disjoint_3",
+        "parallel iterations read A[M - i - 1] while others write it",
+    ),
+    (
+        "otf_map_fusion_matmuls",
+        "DaCe accumulates into an uninitialised transient",
+    ),
+    (
+        "vector_inference_program_4",
+        "DaCe reads uninitialised elements",
+    ),
+    (
+        "vector_inference_program_188_4",
+        "DaCe reads uninitialised elements",
+    ),
+];
+
+/// Corpus files DaCe validates, every `SDFG_CORPUS_STRIDE`-th (default 3,
+/// which keeps CI within its time; 1 runs all of them), plus the seeds.
 fn corpus_files() -> Vec<PathBuf> {
     let stride: usize = std::env::var("SDFG_CORPUS_STRIDE")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(1)
+        .unwrap_or(3)
         .max(1);
     let dir = corpus_dir();
     let mut files: Vec<PathBuf> = dace_index()
         .into_iter()
-        .filter(|(_, verdict)| verdict == "ok")
+        .filter(|(file, verdict)| {
+            verdict == "ok"
+                && !NONDETERMINISTIC
+                    .iter()
+                    .any(|(name, _)| file.strip_suffix(".sdfg") == Some(name))
+        })
         .map(|(file, _)| dir.join("dace").join(file))
         .step_by(stride)
         .collect();
@@ -187,7 +272,7 @@ fn corpus_programs_compute_what_dace_computes() {
     let mut reasons: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     for (name, outcome) in &outcomes {
         let key = match outcome {
-            Outcome::Pass => continue,
+            Outcome::Pass | Outcome::Nothing => continue,
             Outcome::Mismatch(_) => "wrong numbers".to_string(),
             Outcome::Crash(_) => "crash".to_string(),
             Outcome::Diagnostic(d) => d
@@ -204,8 +289,9 @@ fn corpus_programs_compute_what_dace_computes() {
         reasons.entry(key).or_default().push(name);
     }
     println!(
-        "sdfg-run matches DaCe 1.0.2 on {passed} of {runnable} runnable programs ({} files tried)",
-        files.len()
+        "sdfg-run matches DaCe 1.0.2 on {passed} of {runnable} runnable programs ({} files tried, {} nondeterministic ones left out)",
+        files.len(),
+        NONDETERMINISTIC.len()
     );
     for (reason, names) in &reasons {
         println!("  {:4} {reason} (e.g. {})", names.len(), names[0]);
@@ -226,5 +312,144 @@ fn corpus_programs_compute_what_dace_computes() {
         passed * 100 >= runnable * 80,
         "only {passed} of {runnable} programs match DaCe"
     );
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// The seed programs (as DaCe wrote them) compute what NumPy computes,
+/// SpMV on a real CSR matrix (dynamic map ranges, WCR output) included.
+#[test]
+fn seeds_match_numpy() {
+    let Some(python) = dace_python() else {
+        return;
+    };
+    let work = std::env::temp_dir().join(format!("sdfg-seed-numpy-{}", std::process::id()));
+    std::fs::create_dir_all(&work).expect("a temporary directory");
+    let script = work.join("seed_reference.py");
+    std::fs::write(&script, include_str!("python/seed_reference.py")).expect("writable");
+    let status = Command::new(python)
+        .arg(&script)
+        .arg(&work)
+        .status()
+        .expect("python runs");
+    assert!(status.success(), "seed_reference.py failed");
+    let mut failures = Vec::new();
+    let seeds = [
+        "laplace",
+        "spmv",
+        "matmul_wcr",
+        "addone",
+        "jacobi2d",
+        "gemm",
+        "branchy",
+    ];
+    for seed in seeds {
+        for variant in ["", ".raw"] {
+            let program = corpus_dir()
+                .join("seeds")
+                .join(format!("{seed}{variant}.sdfg"));
+            let case = work.join(seed);
+            let _ = std::fs::remove_dir_all(case.join("ours"));
+            let outcome = match run_case(&program, &case) {
+                Ok(()) => compare(&case, "expected"),
+                Err(outcome) => outcome,
+            };
+            match outcome {
+                Outcome::Pass => {}
+                Outcome::Nothing => failures.push(format!("{seed}{variant}: no outputs")),
+                Outcome::Mismatch(m) => failures.push(format!("{seed}{variant}: {m}")),
+                Outcome::Diagnostic(d) | Outcome::Crash(d) => {
+                    failures.push(format!("{seed}{variant}: {d}"))
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// Writes an `int64` array as `.npy`.
+fn save_i64(path: &Path, shape: &[usize], values: &[i64]) {
+    let array = Array {
+        dtype: sdfg_passes::execute::npy::Dtype::Int(8),
+        shape: shape.to_vec(),
+        data: values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+    };
+    array.write(path).expect("writable");
+}
+
+/// Each construct of `programs/constructs.mlir` (loops with break and
+/// continue, do-while, atomic and custom WCR in parallel maps, negative
+/// steps, views, nested SDFGs on subsets, strided layouts) computes its
+/// known result.
+#[test]
+fn constructs_compute_their_expected_results() {
+    let program =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration/programs/constructs.mlir");
+    let work = std::env::temp_dir().join(format!("sdfg-constructs-{}", std::process::id()));
+    std::fs::create_dir_all(&work).expect("a temporary directory");
+    type Case<'c> = (&'c str, &'c [(&'c str, i64)], Vec<usize>, Vec<i64>);
+    let cases: Vec<Case> = vec![
+        (
+            "loop_break_continue",
+            &[("T", 10)],
+            vec![10],
+            vec![0, 1, 0, 3, 4, 0, 0, 0, 0, 0],
+        ),
+        ("do_while", &[], vec![1], vec![70]),
+        ("parallel_sum", &[("N", 1000)], vec![1], vec![499_500]),
+        ("parallel_max", &[("N", 100)], vec![1], vec![6]),
+        (
+            "negative_step",
+            &[],
+            vec![10],
+            vec![0, 0, 0, 3, 0, 0, 6, 0, 0, 9],
+        ),
+        ("view_row", &[], vec![4], vec![0, 10, 20, 30]),
+        (
+            "nested_subset",
+            &[("N", 6)],
+            vec![6],
+            vec![0, 0, 4, 4, 4, 4],
+        ),
+        ("strided_copy", &[], vec![2, 3], vec![1, 3, 5, 2, 4, 6]),
+    ];
+    save_i64(&work.join("inp.npy"), &[3, 2], &[1, 2, 3, 4, 5, 6]);
+    let mut failures = Vec::new();
+    for (function, symbols, shape, expected) in cases {
+        let zeros = work.join(format!("{function}_out.npy"));
+        save_i64(&zeros, &shape, &vec![0; shape.iter().product()]);
+        let out = work.join(function);
+        let mut command = Command::new(env!("CARGO_BIN_EXE_sdfg-run"));
+        command
+            .arg(&program)
+            .args(["--function", function, "--out"])
+            .arg(&out)
+            .arg("--input")
+            .arg(format!("out={}", zeros.display()));
+        if function == "strided_copy" {
+            command
+                .arg("--input")
+                .arg(format!("inp={}", work.join("inp.npy").display()));
+        }
+        for (name, value) in symbols {
+            command.arg("--set").arg(format!("{name}={value}"));
+        }
+        let output = command.output().expect("sdfg-run runs");
+        if !output.status.success() {
+            failures.push(format!(
+                "{function}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            ));
+            continue;
+        }
+        let got = Array::read(&out.join("out.npy")).expect("an output");
+        let values: Vec<i64> = (0..got.len())
+            .map(|i| got.dtype.get(&got.data, i) as i64)
+            .collect();
+        if values != expected {
+            failures.push(format!("{function}: {values:?}, expected {expected:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
     let _ = std::fs::remove_dir_all(&work);
 }

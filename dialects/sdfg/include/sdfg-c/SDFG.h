@@ -139,6 +139,9 @@ typedef struct {
 void sdfgRegisterPass(MlirStringRef argument, MlirStringRef description,
                       MlirStringRef opName, SdfgPassCallbacks callbacks);
 
+/* Emits an error diagnostic at `location`; the message is copied. */
+void sdfgEmitError(MlirLocation location, MlirStringRef message);
+
 /* Registers a named pass pipeline (`--pass-pipeline=builtin.module(name)`
  * and `--name`) that expands to the textual pipeline `pipeline`, which is
  * nested under `builtin.module`. */

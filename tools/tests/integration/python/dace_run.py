@@ -6,11 +6,12 @@ usage: dace_run.py OUTDIR SEED FILE...
 For each FILE, OUTDIR/<stem>/ receives:
   status      "ok", "skip: <why the arguments cannot be generated>" or
               "dace: <why DaCe could not run it>"
-  symbols     NAME=VALUE lines: every symbol of the SDFG is 8
+  symbols     NAME=VALUE lines: every symbol of the SDFG is 32, or 8 when
+              that makes the arguments larger than 2**22 elements
   in/*.npy    the inputs (scalars as 0-d arrays), C order
   dace/*.npy  every argument after DaCe ran, C order
-Integer arrays hold sorted values in [0, 8) (which keeps CSR row pointers
-and index arrays in bounds), floats are uniform in [0, 1). Every file runs
+Integer arrays hold sorted values in [0, size) (which keeps CSR row
+pointers and index arrays in bounds), floats are uniform in [0, 1). Every file runs
 in its own process (a crash in DaCe's generated code is a "dace:" status),
 two at a time.
 """
@@ -21,22 +22,32 @@ import warnings
 
 warnings.filterwarnings("ignore")
 
-SIZE = 8
-TIMEOUT = 300
+SIZES = (32, 8)
+LIMIT = 1 << 22
+TIMEOUT = 120
 
 
 def generate(sdfg, seed):
+    for size in SIZES:
+        args, symbols, elements = generate_with(sdfg, seed, size)
+        if elements <= LIMIT:
+            break
+    return args, symbols
+
+
+def generate_with(sdfg, seed, size):
     import dace
     import numpy as np
 
     rng = np.random.default_rng(seed)
-    symbols = {str(s): SIZE for s in sdfg.free_symbols}
+    symbols = {str(s): size for s in sdfg.free_symbols}
     for s in sdfg.symbols:
-        symbols.setdefault(str(s), SIZE)
+        symbols.setdefault(str(s), size)
     for s in list(symbols):
         if s in sdfg.constants:
             del symbols[s]
     args = {}
+    elements = 0
     for name in sorted(sdfg.arrays):
         desc = sdfg.arrays[name]
         if desc.transient:
@@ -47,8 +58,11 @@ def generate(sdfg, seed):
         if dtype.kind not in "biuf" or desc.dtype.veclen != 1:
             raise ValueError(f"argument {name} has element type {desc.dtype}")
         shape = [int(dace.symbolic.evaluate(s, {**symbols, **sdfg.constants})) for s in desc.shape]
+        elements += int(np.prod(shape))
+        if elements > LIMIT:
+            return {}, symbols, elements
         if np.issubdtype(dtype, np.integer):
-            values = np.sort(rng.integers(0, SIZE, size=shape, dtype=np.int64), axis=None).reshape(shape)
+            values = np.sort(rng.integers(0, size, size=shape, dtype=np.int64), axis=None).reshape(shape)
         elif np.issubdtype(dtype, np.bool_):
             values = rng.integers(0, 2, size=shape).astype(bool)
         else:
@@ -59,7 +73,7 @@ def generate(sdfg, seed):
         else:
             array = dace.data.make_array_from_descriptor(desc, values, symbols={**symbols, **sdfg.constants})
             args[name] = array
-    return args, symbols
+    return args, symbols, elements
 
 
 def run_one(path, out, seed):
@@ -95,7 +109,9 @@ def run_one(path, out, seed):
             f.write(f"dace: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}\n")
         return
     for name, value in args.items():
-        np.save(os.path.join(out, "dace", name + ".npy"), np.ascontiguousarray(np.asarray(value)))
+        # Scalars are passed by value: what DaCe writes to them is lost.
+        if not isinstance(sdfg.arrays[name], dace.data.Scalar):
+            np.save(os.path.join(out, "dace", name + ".npy"), np.ascontiguousarray(np.asarray(value)))
     with open(status, "w") as f:
         f.write("ok\n")
 

@@ -1,0 +1,166 @@
+// RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(convert-sdfg-to-scf)' | FileCheck %s
+
+// Dataflow: maps, tasklets, memlets, write-conflict resolution, copies,
+// views, transients and nested SDFGs.
+
+// The outermost parallel map is scf.parallel, a map nested in it scf.for;
+// a tasklet is a call of a private function holding its body; memlets are
+// loads and stores at linear indices computed from the symbolic strides.
+// CHECK-LABEL: func.func @maps
+// CHECK-SAME: (%[[A:.*]]: memref<?xf64>, %[[B:.*]]: memref<?xf64>, %[[N:.*]]: index)
+// CHECK: scf.parallel (%[[I:.*]]) =
+// CHECK: scf.for %[[J:.*]] =
+// CHECK: %[[R:.*]] = arith.muli %[[N]], %[[I]] : index
+// CHECK: %[[L:.*]] = arith.addi %[[R]], %[[J]] : index
+// CHECK: %[[V:.*]] = memref.load %[[A]][%[[L]]] : memref<?xf64>
+// CHECK: %[[W:.*]] = func.call @__tasklet_double(%[[V]]) : (f64) -> f64
+// CHECK: memref.store %[[W]], %[[B]][%{{.*}}] : memref<?xf64>
+// CHECK-LABEL: func.func private @__tasklet_double
+// CHECK-SAME: (%[[X:.*]]: f64) -> f64
+// CHECK: arith.mulf
+sdfg.sdfg @maps(%A: !sdfg.array<f64 ["N", "N"]> as "A", %B: !sdfg.array<f64 ["N", "N"]> as "B") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N", "N"]>
+    %r = sdfg.map "rows" ["i" = "0:N"] ins("A" = %a["0:N, 0:N"] : !sdfg.array<f64 ["N", "N"]>)
+        outs("B" : !sdfg.array<f64 ["N", "N"]>) {
+    ^bb0(%ai: !sdfg.array<f64 ["N", "N"]>):
+      %c = sdfg.map "cols" ["j" = "0:N"] ins("A" = %ai["i, 0:N"] : !sdfg.array<f64 ["N", "N"]>)
+          outs("B" : !sdfg.array<f64 ["N", "N"]>) {
+      ^bb0(%aj: !sdfg.array<f64 ["N", "N"]>):
+        %t = sdfg.tasklet "double" ins("x" = %aj["i, j"] : !sdfg.array<f64 ["N", "N"]>) outs("y" : f64) {
+        ^bb0(%x: f64):
+          %two = arith.constant 2.0 : f64
+          %y = arith.mulf %two, %x : f64
+          sdfg.yield %y : f64
+        }
+        sdfg.exit ("B" = %t["j, i"] : f64)
+      }
+      sdfg.exit ("B" = %c["0:N, i"] : !sdfg.array<f64 ["N", "N"]>)
+    }
+    %b = sdfg.access %B writes(%r["0:N, 0:N"] : !sdfg.array<f64 ["N", "N"]>) : !sdfg.array<f64 ["N", "N"]>
+  }
+}
+
+// -----
+
+// A sum whose destination every parallel iteration shares is an atomic
+// read-modify-write; one indexed by the parallel parameter is a plain one.
+// CHECK-LABEL: func.func @wcr
+// CHECK: scf.parallel
+// CHECK: memref.atomic_rmw addf %{{.*}}, %{{.*}}[%{{.*}}] : (f64, memref<?xf64>) -> f64
+// CHECK: %[[OLD:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<?xf64>
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} : f64
+// CHECK: memref.store %[[NEW]]
+sdfg.sdfg @wcr(%x: !sdfg.array<f64 ["N"]> as "x", %s: !sdfg.array<f64 ["1"]> as "s", %y: !sdfg.array<f64 ["N"]> as "y") symbols {N = i64} {
+  sdfg.state @s {
+    %xa = sdfg.access %x : !sdfg.array<f64 ["N"]>
+    %r:2 = sdfg.map "sum" ["i" = "0:N"] ins("x" = %xa["0:N"] : !sdfg.array<f64 ["N"]>)
+        outs("s" : !sdfg.array<f64 ["1"]>, "y" : !sdfg.array<f64 ["N"]>) {
+    ^bb0(%xi: !sdfg.array<f64 ["N"]>):
+      %t = sdfg.tasklet "id" ins("a" = %xi["i"] : !sdfg.array<f64 ["N"]>) outs("b" : f64) {
+      ^bb0(%a: f64):
+        sdfg.yield %a : f64
+      }
+      sdfg.exit ("s" = %t["0", wcr sum] : f64, "y" = %t["i", wcr "(lambda a, b: a + b)"] : f64)
+    }
+    %sa = sdfg.access %s writes(%r#0["0", wcr sum] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>
+    %ya = sdfg.access %y writes(%r#1["0:N", wcr sum] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// A scalar transient used only inside a map is private to each iteration:
+// allocated in the loop body (promoted to a register by mem2reg later).
+// CHECK-LABEL: func.func @private_transient
+// CHECK: scf.parallel
+// CHECK-NEXT: memref.alloca_scope
+// CHECK-NEXT: %[[T:.*]] = memref.alloca() : memref<f64>
+// CHECK: memref.store %{{.*}}, %[[T]][] : memref<f64>
+// CHECK: memref.load %[[T]][] : memref<f64>
+sdfg.sdfg @private_transient(%x: !sdfg.array<f64 ["N"]> as "x") symbols {N = i64} {
+  %tmp = sdfg.alloc "tmp" : !sdfg.scalar<f64>
+  sdfg.state @s {
+    %xa = sdfg.access %x : !sdfg.array<f64 ["N"]>
+    %r = sdfg.map "m" ["i" = "0:N"] ins("x" = %xa["0:N"] : !sdfg.array<f64 ["N"]>) outs("x" : !sdfg.array<f64 ["N"]>) {
+    ^bb0(%xi: !sdfg.array<f64 ["N"]>):
+      %t = sdfg.tasklet "a" ins("a" = %xi["i"] : !sdfg.array<f64 ["N"]>) outs("b" : f64) {
+      ^bb0(%a: f64):
+        sdfg.yield %a : f64
+      }
+      %ta = sdfg.access %tmp writes(%t["0"] : f64) : !sdfg.scalar<f64>
+      %u = sdfg.tasklet "b" ins("a" = %ta["0"] : !sdfg.scalar<f64>) outs("b" : f64) {
+      ^bb0(%a: f64):
+        %n = arith.negf %a : f64
+        sdfg.yield %n : f64
+      }
+      sdfg.exit ("x" = %u["i"] : f64)
+    }
+    %xb = sdfg.access %x writes(%r["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// An access-node copy is a loop nest over the source subset; the
+// destination may be another subset (here a column into a row).
+// CHECK-LABEL: func.func @copy
+// CHECK: scf.for %[[K:.*]] =
+// CHECK: %[[V:.*]] = memref.load
+// CHECK: memref.store %[[V]]
+sdfg.sdfg @copy(%A: !sdfg.array<f32 ["4", "4"]> as "A", %B: !sdfg.array<f32 ["4", "4"]> as "B") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f32 ["4", "4"]>
+    %b = sdfg.access %B writes(%a["0:4, 1" -> "2, 0:4"] : !sdfg.array<f32 ["4", "4"]>) : !sdfg.array<f32 ["4", "4"]>
+  }
+}
+
+// -----
+
+// A memref connector receives a strided view of its memlet's subset.
+// CHECK-LABEL: func.func @array_connector
+// CHECK: %[[V:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [%{{.*}}], strides: [%{{.*}}] : memref<?xf64> to memref<?xf64, strided<[?], offset: ?>>
+// CHECK: call @__tasklet_first(%[[V]]) : (memref<?xf64, strided<[?], offset: ?>>) -> f64
+// CHECK-LABEL: func.func private @__tasklet_first
+// CHECK-SAME: memref<?xf64, strided<[?], offset: ?>>
+sdfg.sdfg @array_connector(%A: !sdfg.array<f64 ["N", "N"]> as "A", %b: !sdfg.array<f64 ["N"]> as "b") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N", "N"]>
+    %t = sdfg.tasklet "first" ins("col" = %a["0:N, 1"] : !sdfg.array<f64 ["N", "N"]>) outs("o" : f64) {
+    ^bb0(%col: memref<?xf64>):
+      %c0 = arith.constant 0 : index
+      %v = memref.load %col[%c0] : memref<?xf64>
+      sdfg.yield %v : f64
+    }
+    %bb = sdfg.access %b writes(%t["0"] : f64) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// A nested SDFG is a private function called with the memref and the base
+// index of its subset, and its symbol mapping evaluated.
+// CHECK-LABEL: func.func private @outer_inner
+// CHECK-SAME: (%[[X:.*]]: memref<?xf64>, %[[BASE:.*]]: index, %[[M:.*]]: index)
+// CHECK: %[[I:.*]] = arith.addi %{{.*}}, %[[M]] : index
+// CHECK: %[[L:.*]] = arith.addi %[[BASE]], %[[I]] : index
+// CHECK: memref.store %{{.*}}, %[[X]][%[[L]]] : memref<?xf64>
+// CHECK-LABEL: func.func @outer
+// CHECK: call @outer_inner(%{{.*}}, %{{.*}}, %{{.*}}) : (memref<?xf64>, index, index) -> ()
+sdfg.sdfg @outer(%A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    %n = sdfg.nested "inner" ins("x" = %a["1:N"] : !sdfg.array<f64 ["N"]>) outs("x" : !sdfg.array<f64 ["N"]>) symbols("M" = "N - 1") {
+      sdfg.sdfg @inner(%x: !sdfg.array<f64 ["M"]> as "x") symbols {M = i64} {
+        sdfg.state @t {
+          %t = sdfg.tasklet "z" outs("o" : f64) {
+            %z = arith.constant 0.0 : f64
+            sdfg.yield %z : f64
+          }
+          %xa = sdfg.access %x writes(%t["M - 1"] : f64) : !sdfg.array<f64 ["M"]>
+        }
+      }
+    }
+    %b = sdfg.access %A writes(%n["1:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}

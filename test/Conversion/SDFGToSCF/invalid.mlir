@@ -1,0 +1,57 @@
+// RUN: sdfg-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(convert-sdfg-to-scf)'
+
+// What the conversion cannot lower is a diagnostic on the op concerned,
+// never code that computes something else.
+
+sdfg.sdfg @python_code(%A: !sdfg.array<f64 ["4"]> as "A") {
+  sdfg.state @s {
+    // expected-error @+1 {{tasklet `p` has Python code the importer could not translate to MLIR (`printf('%f', 1.0)`)}}
+    %t = sdfg.tasklet "p" outs("o" : f64) code python "printf('%f', 1.0)"
+    %a = sdfg.access %A writes(%t["0"] : f64) : !sdfg.array<f64 ["4"]>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{argument `S`: streams cannot be lowered yet}}
+sdfg.sdfg @stream_argument(%S: !sdfg.stream<i32 shape ["1"] buffer "1"> as "S") {
+  sdfg.state @s {
+  }
+}
+
+// -----
+
+sdfg.sdfg @custom_wcr(%A: !sdfg.array<f64 ["4"]> as "A") {
+  sdfg.state @s {
+    %t = sdfg.tasklet "one" outs("o" : f64) {
+      %c = arith.constant 1.0 : f64
+      sdfg.yield %c : f64
+    }
+    // expected-error @+1 {{write-conflict resolution `lambda a, b: a + 2 * b` is not a reduction the lowering knows}}
+    %a = sdfg.access %A writes(%t["0", wcr "lambda a, b: a + 2 * b"] : f64) : !sdfg.array<f64 ["4"]>
+  }
+}
+
+// -----
+
+sdfg.sdfg @unknown_library(%A: !sdfg.array<f64 ["4", "4"]> as "A", %B: !sdfg.array<f64 ["4", "4"]> as "B") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4", "4"]>
+    // expected-error @+1 {{library node `dace.libraries.linalg.nodes.inv.Inv` has no lowering}}
+    %i = sdfg.library "inv" "dace.libraries.linalg.nodes.inv.Inv"
+        ins("_ain" = %a["0:4, 0:4"] : !sdfg.array<f64 ["4", "4"]>)
+        outs("_aout" : !sdfg.array<f64 ["4", "4"]>) properties {}
+    %b = sdfg.access %B writes(%i["0:4, 0:4"] : !sdfg.array<f64 ["4", "4"]>) : !sdfg.array<f64 ["4", "4"]>
+  }
+}
+
+// -----
+
+sdfg.sdfg @float_array_condition(%x: !sdfg.array<f64 ["4"]> as "x") {
+  sdfg.state @a {
+  }
+  sdfg.state @b {
+  }
+  // expected-error @+1 {{`x[0] > 0.5`: array `x` cannot be read in a floating-point inter-state expression yet}}
+  sdfg.edge @a -> @b if "x[0] > 0.5"
+}
