@@ -444,6 +444,9 @@ enum Placement<'a> {
     Function,
     /// At the start of this map's body, freed at its end.
     Scope(Op<'a>),
+    /// At the start of this state, freed at its end (a transient whose
+    /// size depends on symbols assigned between states).
+    State(Op<'a>),
 }
 
 /// Loop context for break and continue.
@@ -643,6 +646,7 @@ impl<'a> Function<'a, '_> {
 
     /// Decides where each transient is allocated.
     fn place_transients(&mut self) -> Result<'a, ()> {
+        let assigned = assigned_symbols(self.sdfg);
         for op in self.sdfg.region_ops(0) {
             if !op.is("sdfg.alloc") {
                 continue;
@@ -656,9 +660,16 @@ impl<'a> Function<'a, '_> {
                 let chain: Vec<Op> = scope_chain(user);
                 scopes.push((user.ancestor("sdfg.state"), chain));
             }
+            let sized_by_assigned = layout(value.ty()).is_ok_and(|l| {
+                l.shape
+                    .iter()
+                    .chain(&l.strides)
+                    .any(|e| e.free_symbols().iter().any(|s| assigned.contains(s)))
+            });
             let placement = match scopes.split_first() {
                 Some(((state, first), rest)) if scoped => {
                     let mut common = first.clone();
+                    let one_state = rest.iter().all(|(s, _)| s == state);
                     for (s, chain) in rest {
                         if s != state {
                             common.clear();
@@ -666,9 +677,13 @@ impl<'a> Function<'a, '_> {
                         let n = common.iter().zip(chain).take_while(|(a, b)| a == b).count();
                         common.truncate(n);
                     }
-                    common
-                        .last()
-                        .map_or(Placement::Function, |m| Placement::Scope(*m))
+                    match (common.last(), state) {
+                        (Some(m), _) => Placement::Scope(*m),
+                        (None, Some(state)) if one_state && sized_by_assigned => {
+                            Placement::State(*state)
+                        }
+                        _ => Placement::Function,
+                    }
                 }
                 _ => Placement::Function,
             };
@@ -1272,8 +1287,27 @@ impl<'a> Function<'a, '_> {
 
     fn lower_state(&mut self, state: Op<'a>) -> Result<'a, ()> {
         let mut env = self.symbol_env();
+        let owned: Vec<Op> = self
+            .sdfg
+            .region_ops(0)
+            .into_iter()
+            .filter(|o| {
+                o.is("sdfg.alloc")
+                    && self.placements.get(o.str_attr("name").unwrap_or_default())
+                        == Some(&Placement::State(state))
+            })
+            .collect();
+        let mut frees = Vec::new();
+        for alloc in owned {
+            let data = self.allocate_scoped(alloc, &env, &mut frees)?;
+            self.containers.by_name.insert(data.name.clone(), data);
+        }
         let ops = state.region_ops(0);
-        self.lower_dataflow(&ops, &mut env, &[])
+        self.lower_dataflow(&ops, &mut env, &[])?;
+        for (memref, ty) in frees {
+            self.body.line(format!("memref.dealloc {memref} : {ty}"));
+        }
+        Ok(())
     }
 
     /// Lowers dataflow ops in order. `parallel` holds the parameters of the
