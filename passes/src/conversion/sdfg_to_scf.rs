@@ -576,6 +576,7 @@ fn lower_function<'a>(
     let (signature, free) = f.signature(nested, shared)?;
     f.place_transients()?;
     f.allocate_function_transients()?;
+    f.check_symbol_types()?;
     f.declare_symbol_vars();
     let exit = f.body.label();
     let jumps = Jumps {
@@ -905,6 +906,31 @@ impl<'a> Function<'a, '_> {
 
     /// Declares a variable for every assigned symbol; one that is also an
     /// argument (read before its first assignment) starts with its value.
+    /// Refuses floating-point symbols: the lowering computes symbols as
+    /// integers (`index`), which would truncate them.
+    fn check_symbol_types(&self) -> Result<'a, ()> {
+        let declared = self
+            .sdfg
+            .attr("symbols")
+            .map(sdfg_dialect::ir::dictionary_entries)
+            .unwrap_or_default();
+        for (name, attr) in declared {
+            // SAFETY: the dialect's verifier makes symbol types TypeAttrs.
+            let float = unsafe {
+                mlirAttributeIsAType(attr) && mlirTypeIsAFloat(mlirTypeAttrGetValue(attr))
+            };
+            if float && symbol_is_read(self.sdfg, name) {
+                return fail(
+                    self.sdfg,
+                    format!(
+                        "symbol `{name}` is floating-point, which the lowering cannot compute yet"
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
     fn declare_symbol_vars(&mut self) {
         for s in assigned_symbols(self.sdfg) {
             let v = self.body.assign("memref.alloca() : memref<index>");
@@ -1011,25 +1037,65 @@ impl<'a> Function<'a, '_> {
                     format!("`{text}`: `{name}` is neither a symbol nor a container"),
                 );
             };
-            if !data.scalar || data.memref.is_empty() {
-                return fail(
-                    op,
-                    format!("`{text}`: array `{name}` cannot be read in a floating-point inter-state expression yet"),
-                );
-            }
             let dace_ty = if data.elem.unsigned {
                 format!("u{}", data.elem.ty)
             } else {
                 data.elem.ty.clone()
             };
+            if data.memref.is_empty() {
+                return fail(op, format!("`{text}`: view `{name}` cannot be read here"));
+            }
+            if data.scalar {
+                let v = self.body.assign(format!(
+                    "memref.load {}[] : {}",
+                    data.memref,
+                    data.memref_type()
+                ));
+                inputs.push((name.clone(), InputType::Element(dace_ty)));
+                operands.push(v);
+                types.push(data.elem.ty.clone());
+                continue;
+            }
+            // An array is passed as an identity-layout memref of its shape,
+            // which its flat buffer is when it is in C order at offset 0.
+            let rank = data.shape.len();
+            let mut c_order = vec![Expr::int(1); rank];
+            for d in (0..rank.saturating_sub(1)).rev() {
+                c_order[d] = Expr::mul(&c_order[d + 1], &data.shape[d + 1]);
+            }
+            let contiguous = data.base.is_none()
+                && data.strides == c_order
+                && data.offsets.iter().all(|o| o.as_int() == Some(0));
+            if !contiguous {
+                return fail(
+                    op,
+                    format!("`{text}`: array `{name}` is not in C order, which floating-point inter-state expressions need"),
+                );
+            }
+            let mut sizes = Vec::new();
+            let mut strides = Vec::new();
+            for (size, stride) in data.shape.iter().zip(&c_order) {
+                sizes.push(self.emit_int(op, env, size)?);
+                strides.push(self.emit_int(op, env, stride)?);
+            }
+            let zero = self.body.index(0);
+            let ty = format!("memref<{}x{}>", vec!["?"; rank].join("x"), data.elem.ty);
             let v = self.body.assign(format!(
-                "memref.load {}[] : {}",
+                "memref.reinterpret_cast {} to offset: [{zero}], sizes: [{}], strides: [{}] : {} to {ty}",
                 data.memref,
+                sizes.join(", "),
+                strides.join(", "),
                 data.memref_type()
             ));
-            inputs.push((name.clone(), InputType::Element(dace_ty)));
+            inputs.push((
+                name.clone(),
+                InputType::Array {
+                    element: dace_ty,
+                    shape: vec![None; rank],
+                },
+            ));
             operands.push(v);
-            types.push(data.elem.ty.clone());
+            types.push(ty);
         }
         let no_symbols = |_: &str| false;
         let signature = Signature {
@@ -2593,6 +2659,31 @@ fn symbols_used_in_state(state: Op<'_>) -> BTreeSet<String> {
     }
     used.retain(|s| !params.contains(s));
     used
+}
+
+/// Whether any expression of `sdfg` (inter-state conditions and
+/// assignments, loop and branch expressions, dataflow) reads `name`.
+fn symbol_is_read(sdfg: Op<'_>, name: &str) -> bool {
+    let mentions = |text: &str| parse(text).is_ok_and(|e| e.mentions(name));
+    sdfg.descendants().into_iter().any(|op| {
+        if op.ancestor("sdfg.sdfg") != Some(sdfg) && !op.is("sdfg.state") {
+            return false;
+        }
+        match op.name() {
+            "sdfg.state" => {
+                op.ancestor("sdfg.sdfg") == Some(sdfg) && symbols_used_in_state(op).contains(name)
+            }
+            "sdfg.edge" => {
+                op.str_attr("condition").is_some_and(mentions)
+                    || op.str_array_attr("assign_values").into_iter().any(mentions)
+            }
+            "sdfg.loop" => ["init", "cond", "update"]
+                .iter()
+                .any(|k| op.str_attr(k).is_some_and(mentions)),
+            "sdfg.branch" => op.str_attr("condition").is_some_and(mentions),
+            _ => false,
+        }
+    })
 }
 
 /// Symbols assigned by inter-state edges or loops of `sdfg` (not of nested

@@ -119,3 +119,22 @@ sdfg.sdfg @read_before_assigned() symbols {j = i64} {
   sdfg.edge @a -> @b if "j < 10" assign("j" = "j + 1")
   sdfg.edge @b -> @a
 }
+
+// -----
+
+// An array element read by a floating-point condition: the array is passed
+// to the condition's function as a memref of its shape.
+// CHECK-LABEL: func.func private @__expression
+// CHECK-SAME: (%[[M:.*]]: memref<?x?xf64>) -> i1
+// CHECK: memref.load %[[M]][%{{.*}}, %{{.*}}] : memref<?x?xf64>
+// CHECK: arith.cmpf olt
+// CHECK-LABEL: func.func @array_condition
+// CHECK: %[[V:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [%{{.*}}, %{{.*}}], strides: [%{{.*}}, %{{.*}}] : memref<?xf64> to memref<?x?xf64>
+// CHECK: call @__expression(%[[V]]) : (memref<?x?xf64>) -> i1
+sdfg.sdfg @array_condition(%A: !sdfg.array<f64 ["4", "2"]> as "A") {
+  sdfg.state @a {
+  }
+  sdfg.state @b {
+  }
+  sdfg.edge @a -> @b if "A[1, 1] < 0.5"
+}
