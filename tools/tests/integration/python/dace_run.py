@@ -5,7 +5,8 @@ usage: dace_run.py OUTDIR SEED FILE...
 
 For each FILE, OUTDIR/<stem>/ receives:
   status      "ok", "skip: <why the arguments cannot be generated>" or
-              "dace: <why DaCe could not run it>"
+              "dace: <why DaCe could not run it>" (including two runs on the
+              same inputs that disagree)
   symbols     NAME=VALUE lines: every symbol of the SDFG is 32, or 8 when
               that makes the arguments larger than 2**22 elements
   in/*.npy    the inputs (scalars as 0-d arrays), C order
@@ -15,6 +16,7 @@ pointers and index arrays in bounds), floats are uniform in [0, 1). Every file r
 in its own process (a crash in DaCe's generated code is a "dace:" status),
 two at a time.
 """
+import copy
 import os
 import signal
 import sys
@@ -103,11 +105,21 @@ def run_one(path, out, seed):
         f.write("dace: did not finish\n")
     try:
         sdfg.build_folder = os.path.join(out, "build")
+        again = copy.deepcopy(args)
         sdfg(**args, **{k: v for k, v in symbols.items() if k not in args})
+        # A second run on the same inputs: a program whose result depends
+        # on uninitialised memory or on the thread schedule shows it here.
+        sdfg(**again, **{k: v for k, v in symbols.items() if k not in again})
     except Exception as e:  # noqa: BLE001
         with open(status, "w") as f:
             f.write(f"dace: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}\n")
         return
+    for name in args:
+        a, b = np.asarray(args[name]), np.asarray(again[name])
+        if not np.array_equal(a, b, equal_nan=a.dtype.kind == "f"):
+            with open(status, "w") as f:
+                f.write(f"dace: nondeterministic: two runs give different {name}\n")
+            return
     for name, value in args.items():
         # Scalars are passed by value: what DaCe writes to them is lost.
         if not isinstance(sdfg.arrays[name], dace.data.Scalar):
