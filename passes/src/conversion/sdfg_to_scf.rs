@@ -1351,18 +1351,22 @@ impl<'a> Function<'a, '_> {
         Ok(())
     }
 
-    fn lower_state(&mut self, state: Op<'a>) -> Result<'a, ()> {
-        let mut env = self.symbol_env();
-        let owned: Vec<Op> = self
-            .sdfg
+    /// The transients allocated at `placement`.
+    fn owned_transients(&self, placement: Placement<'a>) -> Vec<Op<'a>> {
+        self.sdfg
             .region_ops(0)
             .into_iter()
             .filter(|o| {
                 o.is("sdfg.alloc")
                     && self.placements.get(o.str_attr("name").unwrap_or_default())
-                        == Some(&Placement::State(state))
+                        == Some(&placement)
             })
-            .collect();
+            .collect()
+    }
+
+    fn lower_state(&mut self, state: Op<'a>) -> Result<'a, ()> {
+        let mut env = self.symbol_env();
+        let owned = self.owned_transients(Placement::State(state));
         let mut frees = Vec::new();
         for alloc in owned {
             let data = self.allocate_scoped(alloc, &env, &mut frees)?;
@@ -2110,16 +2114,7 @@ impl<'a> Function<'a, '_> {
             parallel.to_vec()
         };
         // Transients private to this scope.
-        let owned: Vec<Op> = self
-            .sdfg
-            .region_ops(0)
-            .into_iter()
-            .filter(|o| {
-                o.is("sdfg.alloc")
-                    && self.placements.get(o.str_attr("name").unwrap_or_default())
-                        == Some(&Placement::Scope(map))
-            })
-            .collect();
+        let owned = self.owned_transients(Placement::Scope(map));
         let scoped_heap = !owned.is_empty();
         if scoped_heap {
             self.body.open("memref.alloca_scope");
