@@ -3,6 +3,7 @@
 
 mod library;
 pub mod sdfg_to_scf;
+mod streams;
 mod text;
 mod types;
 mod wcr;

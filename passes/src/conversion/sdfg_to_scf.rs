@@ -32,9 +32,12 @@
 //! - **Nested SDFGs** become private functions called with their memlets'
 //!   subsets and symbol mapping.
 //!
-//! Not lowered yet (each a diagnostic naming the op): streams and consume
-//! scopes, references, structures, library nodes (expanded by a separate
-//! pass first), tasklets whose code stayed Python or C++.
+//! - **Streams and consume scopes** are queue handles and calls of a small
+//!   runtime (`streams.rs`).
+//!
+//! Not lowered yet (each a diagnostic naming the op): references,
+//! structures, quiescence conditions, tasklets whose code stayed Python or
+//! C++.
 //!
 //! The function text is built as text and parsed (verified) once; tasklet
 //! bodies are moved from the SDFG into their functions as IR, never
@@ -51,6 +54,7 @@ use sdfg_dialect::{
 };
 use sdfg_symbolic::{parse, parse_subset, Expr, Range, Subset};
 
+use super::streams;
 use super::text::{Body, DataReader, IndexEmitter};
 pub use super::types::Elem;
 use super::types::{convert, layout, memref_type, Data};
@@ -160,6 +164,8 @@ struct Module<'a> {
     functions: Vec<String>,
     tasklets: Vec<TaskletFunction<'a>>,
     names: BTreeSet<String>,
+    /// Whether the functions call the stream runtime.
+    uses_streams: bool,
 }
 
 impl Module<'_> {
@@ -212,6 +218,9 @@ pub fn convert_module(module: Op<'_>, check_bounds: bool) -> std::result::Result
         }
     }
     let mut text = String::from("module {\n");
+    if m.uses_streams {
+        text.push_str(streams::DECLARATIONS);
+    }
     for t in &m.tasklets {
         text.push_str(&format!("func.func private @{}{}\n", t.name, t.signature()));
     }
@@ -252,8 +261,13 @@ unsafe fn install(
     let mut moves = Vec::new();
     while !op.ptr.is_null() {
         let next = mlirOperationGetNextInBlock(op);
-        let is_declaration = Op::from_raw(op)
-            .is_some_and(|o| o.str_attr("sym_visibility").is_some() && !o.has_body(0));
+        let is_declaration = Op::from_raw(op).is_some_and(|o| {
+            o.str_attr("sym_visibility").is_some()
+                && !o.has_body(0)
+                && !o
+                    .symbol_name()
+                    .is_some_and(|n| streams::RUNTIME_FUNCTIONS.contains(&n))
+        });
         if !is_declaration {
             moves.push(op);
         }
@@ -352,6 +366,9 @@ pub struct Argument {
     pub offsets: Vec<Expr>,
     /// Whether the SDFG writes the container.
     pub written: bool,
+    /// Whether the container is a stream (nested SDFGs only: a program's
+    /// interface cannot pass one).
+    pub stream: bool,
 }
 
 /// The C interface of the function an `sdfg.sdfg` becomes: its containers
@@ -404,6 +421,7 @@ pub fn abi(sdfg: Op<'_>) -> std::result::Result<Abi, String> {
             strides: fold(layout.strides),
             offsets: fold(layout.offsets),
             written,
+            stream: layout.stream,
         });
     }
     let assigned = assigned_symbols(sdfg);
@@ -481,6 +499,11 @@ impl DataReader for Containers {
                 "view `{name}` cannot be read in an inter-state expression"
             ));
         }
+        if data.stream {
+            return Err(format!(
+                "stream `{name}` cannot be read in an inter-state expression"
+            ));
+        }
         let index = if data.scalar {
             String::new()
         } else {
@@ -545,10 +568,18 @@ pub(super) struct Function<'a, 'm> {
     placements: HashMap<String, Placement<'a>>,
     pub(super) values: HashMap<Val<'a>, Lowered>,
     /// Heap allocations to free at function exit.
-    frees: Vec<(String, String)>,
+    frees: Vec<Allocation>,
     /// Whether the arguments are shared with other parallel iterations
     /// (a nested SDFG called inside a parallel loop).
     shared_arguments: bool,
+}
+
+/// A heap allocation to release at the end of its scope.
+pub(super) struct Allocation {
+    memref: String,
+    ty: String,
+    /// Whether it holds stream handles (destroyed before it is freed).
+    stream: bool,
 }
 
 /// Lowers `sdfg` to a function named `name` appended to the module text;
@@ -586,8 +617,8 @@ fn lower_function<'a>(
     };
     f.lower_cfg(sdfg, &exit, &jumps)?;
     f.body.block(&exit);
-    for (memref, ty) in std::mem::take(&mut f.frees) {
-        f.body.line(format!("memref.dealloc {memref} : {ty}"));
+    for allocation in std::mem::take(&mut f.frees) {
+        f.release(&allocation);
     }
     f.body.line("return");
     let visibility = if nested { "private " } else { "" };
@@ -616,8 +647,20 @@ impl<'a> Function<'a, '_> {
         })?;
         let mut args = Vec::new();
         for (i, arg) in abi.arguments.into_iter().enumerate() {
+            if arg.stream && !nested {
+                return fail(
+                    self.sdfg,
+                    format!(
+                        "argument `{}` is a stream, which a program's C interface cannot pass (only nested SDFGs take streams)",
+                        arg.name
+                    ),
+                );
+            }
             let memref = format!("%a{i}");
-            args.push(format!("{memref}: {}", memref_type(&arg.elem, arg.scalar)));
+            args.push(format!(
+                "{memref}: {}",
+                memref_type(&arg.elem, arg.scalar, arg.stream)
+            ));
             let base = (nested && !arg.scalar).then(|| {
                 args.push(format!("%b{i}: index"));
                 format!("%b{i}")
@@ -634,6 +677,7 @@ impl<'a> Function<'a, '_> {
                     offsets: arg.offsets,
                     base,
                     shared,
+                    stream: arg.stream,
                 },
             );
         }
@@ -714,7 +758,7 @@ impl<'a> Function<'a, '_> {
             let name = op.str_attr("name").unwrap_or_default().to_string();
             if self.placements.get(&name) == Some(&Placement::Function) {
                 let env = self.free.clone();
-                let data = self.allocate(op, &env, true)?;
+                let data = self.allocate(op, &env, true, true)?;
                 if let Some(values) = constants.get(name.as_str()) {
                     self.initialize(op, &data, *values)?;
                 }
@@ -796,12 +840,14 @@ impl<'a> Function<'a, '_> {
 
     /// Emits the allocation of transient `alloc` and returns its data; heap
     /// memory is freed at function exit when `function_level`, else the
-    /// caller frees it (returned through `scope_frees`).
+    /// caller frees it. Scalars are stack allocations when `stack_scalars`,
+    /// else heap allocations the caller frees.
     fn allocate(
         &mut self,
         alloc: Op<'a>,
         env: &HashMap<String, String>,
         function_level: bool,
+        stack_scalars: bool,
     ) -> Result<'a, Data> {
         let name = alloc.str_attr("name").unwrap_or_default().to_string();
         let ty = alloc.results()[0].ty();
@@ -812,21 +858,37 @@ impl<'a> Function<'a, '_> {
         if layout.view {
             // A view's memory is that of the data it views: bound at its
             // access nodes.
-            return Ok(Data {
-                name,
-                memref: String::new(),
-                elem: layout.elem,
-                scalar: false,
-                shape: layout.shape,
-                strides: layout.strides,
-                offsets: layout.offsets,
-                base: None,
-                shared: false,
-            });
+            return Ok(Data::new(name, String::new(), layout));
+        }
+        if layout.stream {
+            let count = layout
+                .shape
+                .iter()
+                .fold(Expr::int(1), |a, s| Expr::mul(&a, s));
+            let count = {
+                let mut e = IndexEmitter::new(&mut self.body, env, &self.containers);
+                e.int(&count).map_err(|m| Failure {
+                    op: alloc,
+                    message: format!("stream `{name}`: number of streams: {m}"),
+                })?
+            };
+            let memref = self
+                .body
+                .assign(format!("memref.alloc({count}) : memref<?xi64>"));
+            self.create_streams(&memref, &count);
+            if function_level {
+                self.frees.push(Allocation {
+                    memref: memref.clone(),
+                    ty: "memref<?xi64>".into(),
+                    stream: true,
+                });
+            }
+            return Ok(Data::new(name, memref, layout));
         }
         let memref = if layout.scalar {
+            let op = if stack_scalars { "alloca" } else { "alloc" };
             self.body
-                .assign(format!("memref.alloca() : memref<{}>", layout.elem.ty))
+                .assign(format!("memref.{op}() : memref<{}>", layout.elem.ty))
         } else {
             // The span the strides address: 1 + sum((size_i - 1) * stride_i).
             let mut span = Expr::int(1);
@@ -854,24 +916,43 @@ impl<'a> Function<'a, '_> {
                     };
                     let memref = self.body.assign(format!("memref.alloc({size}) : {flat}"));
                     if function_level {
-                        self.frees.push((memref.clone(), flat));
+                        self.frees.push(Allocation {
+                            memref: memref.clone(),
+                            ty: flat,
+                            stream: false,
+                        });
                     }
                     memref
                 }
             }
         };
         self.zero_fill(&memref, &layout.elem, layout.scalar);
-        Ok(Data {
-            name,
-            memref,
-            elem: layout.elem,
-            scalar: layout.scalar,
-            shape: layout.shape,
-            strides: layout.strides,
-            offsets: layout.offsets,
-            base: None,
-            shared: false,
-        })
+        Ok(Data::new(name, memref, layout))
+    }
+
+    /// Frees a heap allocation (destroying its streams first).
+    fn release(&mut self, allocation: &Allocation) {
+        if allocation.stream {
+            self.destroy_streams(&allocation.memref);
+        } else {
+            self.body.line(format!(
+                "memref.dealloc {} : {}",
+                allocation.memref, allocation.ty
+            ));
+        }
+    }
+
+    /// Records that the function calls the stream runtime.
+    pub(super) fn use_stream_runtime(&mut self) {
+        self.module.uses_streams = true;
+    }
+
+    /// Asserts (under `check-bounds`) that the flat `index` lies inside
+    /// `data`'s memref.
+    pub(super) fn check_flat_bounds(&mut self, op: Op<'a>, data: &Data, index: &str) {
+        if self.module.check_bounds {
+            self.check_bounds(op, data, index, &[]);
+        }
     }
 
     /// Fills a new transient with zeros. Reading a transient before writing
@@ -1369,13 +1450,13 @@ impl<'a> Function<'a, '_> {
         let owned = self.owned_transients(Placement::State(state));
         let mut frees = Vec::new();
         for alloc in owned {
-            let data = self.allocate_scoped(alloc, &env, &mut frees)?;
+            let data = self.allocate_scoped(alloc, &env, &mut frees, true)?;
             self.containers.by_name.insert(data.name.clone(), data);
         }
         let ops = state.region_ops(0);
         self.lower_dataflow(&ops, &mut env, &[])?;
-        for (memref, ty) in frees {
-            self.body.line(format!("memref.dealloc {memref} : {ty}"));
+        for allocation in frees {
+            self.release(&allocation);
         }
         Ok(())
     }
@@ -1395,7 +1476,7 @@ impl<'a> Function<'a, '_> {
                 "sdfg.map" => self.lower_map(*op, env, parallel)?,
                 "sdfg.nested" => self.lower_nested(*op, env, parallel)?,
                 "sdfg.exit" => self.lower_exit(*op, env, parallel)?,
-                "sdfg.consume" => return fail(*op, "consume scopes cannot be lowered yet"),
+                "sdfg.consume" => self.lower_consume(*op, env, parallel)?,
                 "sdfg.library" => self.lower_library(*op, env, parallel)?,
                 other => return fail(*op, format!("`{other}` cannot be lowered")),
             }
@@ -1550,6 +1631,9 @@ impl<'a> Function<'a, '_> {
         data: &Data,
         point: &[Expr],
     ) -> Result<'a, String> {
+        if data.stream {
+            return self.pop(op, env, data, point);
+        }
         let index = if data.scalar {
             String::new()
         } else {
@@ -1577,6 +1661,18 @@ impl<'a> Function<'a, '_> {
         parallel: &[String],
     ) -> Result<'a, ()> {
         let value = convert(&mut self.body, value, elem, &data.elem.ty);
+        if data.stream {
+            if wcr.is_some() {
+                return fail(
+                    op,
+                    format!(
+                        "writes stream `{}` with a write-conflict resolution",
+                        data.name
+                    ),
+                );
+            }
+            return self.push(op, env, &value, data, &subset.min_element());
+        }
         let index = if data.scalar {
             String::new()
         } else {
@@ -1672,6 +1768,8 @@ impl<'a> Function<'a, '_> {
         let to = match &memlet.other {
             Some(o) => parse_memlet_subset(op, o)?,
             None if dst.scalar => parse_memlet_subset(op, "0")?,
+            None if dst.stream => Subset::indices(vec![Expr::int(0); dst.shape.len()]),
+            None if src.stream => Subset::full(&dst.shape),
             None => {
                 // DaCe places the source's shape (squeezed when the ranks
                 // differ) at the destination's origin.
@@ -1690,6 +1788,18 @@ impl<'a> Function<'a, '_> {
                 }
             }
         };
+        if src.stream {
+            if wcr.is_some() {
+                return fail(
+                    op,
+                    format!(
+                        "pops stream `{}` with a write-conflict resolution",
+                        src.name
+                    ),
+                );
+            }
+            return self.pop_into(op, env, src, &from.min_element(), dst, &to);
+        }
         let src_sizes: Vec<Expr> = from.ranges().iter().map(Range::size).collect();
         let dst_sizes: Vec<Expr> = to.ranges().iter().map(Range::size).collect();
         let squeeze = |v: &[Expr]| {
@@ -1869,7 +1979,10 @@ impl<'a> Function<'a, '_> {
                     operands.push(convert(&mut self.body, &v, &index, &ty));
                     sym_types.push(ty);
                 }
-                "sdfg.push" | "sdfg.pop" => return fail(op, "streams cannot be lowered yet"),
+                "sdfg.push" | "sdfg.pop" => return fail(
+                    op,
+                    "stream connectors of tasklets (push and pop in a body) cannot be lowered yet",
+                ),
                 _ => {}
             }
         }
@@ -1935,6 +2048,15 @@ impl<'a> Function<'a, '_> {
             .filter(|d| *d == "?" || d.parse::<i64>().is_ok())
             .count();
         let elem = &data.elem.ty;
+        if data.stream {
+            return fail(
+                op,
+                format!(
+                    "connector `{connector}`: stream `{}` cannot be viewed as a memref",
+                    data.name
+                ),
+            );
+        }
         if subset.ranges().iter().any(|r| r.tile.as_int() != Some(1)) {
             return fail(
                 op,
@@ -2113,25 +2235,7 @@ impl<'a> Function<'a, '_> {
         } else {
             parallel.to_vec()
         };
-        // Transients private to this scope.
-        let owned = self.owned_transients(Placement::Scope(map));
-        let scoped_heap = !owned.is_empty();
-        if scoped_heap {
-            self.body.open("memref.alloca_scope");
-        }
-        let mut frees = Vec::new();
-        for alloc in owned {
-            let data = self.allocate_scoped(alloc, &inner_env, &mut frees)?;
-            self.containers.by_name.insert(data.name.clone(), data);
-        }
-        let body_ops = map.region_ops(0);
-        self.lower_dataflow(&body_ops, &mut inner_env, &inner_parallel)?;
-        for (memref, ty) in frees {
-            self.body.line(format!("memref.dealloc {memref} : {ty}"));
-        }
-        if scoped_heap {
-            self.body.close("");
-        }
+        self.lower_scope_body(map, &mut inner_env, &inner_parallel)?;
         if is_parallel {
             self.body.close("");
         } else {
@@ -2145,18 +2249,67 @@ impl<'a> Function<'a, '_> {
         Ok(())
     }
 
-    /// Allocates a transient inside a scope: scalars and small constant
-    /// arrays on the stack (inside the scope's `alloca_scope`), others on
-    /// the heap, freed at the scope's end.
+    /// Lowers the body of a map or consume scope with the transients
+    /// private to it, allocated at its start and freed at its end.
+    pub(super) fn lower_scope_body(
+        &mut self,
+        scope: Op<'a>,
+        env: &mut HashMap<String, String>,
+        parallel: &[String],
+    ) -> Result<'a, ()> {
+        let owned = self.owned_transients(Placement::Scope(scope));
+        // Scalars live on the stack inside an `alloca_scope`, which
+        // canonicalisation dissolves once the tasklets are inlined. Calls
+        // of the stream runtime would keep it (and `scf-to-cf` cannot
+        // lower its region), so a scope that uses streams keeps its scalars
+        // on the heap.
+        let uses_streams = scope.descendants().into_iter().any(|o| {
+            o.is("sdfg.consume")
+                || (o.is("sdfg.access")
+                    && o.results()
+                        .first()
+                        .is_some_and(|r| layout(r.ty()).is_ok_and(|l| l.stream)))
+        });
+        let on_stack = !uses_streams
+            && owned
+                .iter()
+                .any(|a| layout(a.results()[0].ty()).is_ok_and(|l| l.scalar));
+        if on_stack {
+            self.body.open("memref.alloca_scope");
+        }
+        let mut frees = Vec::new();
+        for alloc in owned {
+            let data = self.allocate_scoped(alloc, env, &mut frees, on_stack)?;
+            self.containers.by_name.insert(data.name.clone(), data);
+        }
+        let body_ops = scope.region_ops(0);
+        self.lower_dataflow(&body_ops, env, parallel)?;
+        for allocation in frees {
+            self.release(&allocation);
+        }
+        if on_stack {
+            self.body.close("");
+        }
+        Ok(())
+    }
+
+    /// Allocates a transient inside a scope or state: scalars on the stack
+    /// when `stack_scalars`, everything else on the heap, freed at the
+    /// scope's end.
     fn allocate_scoped(
         &mut self,
         alloc: Op<'a>,
         env: &HashMap<String, String>,
-        frees: &mut Vec<(String, String)>,
+        frees: &mut Vec<Allocation>,
+        stack_scalars: bool,
     ) -> Result<'a, Data> {
-        let data = self.allocate(alloc, env, false)?;
-        if !data.scalar && !data.memref.is_empty() {
-            frees.push((data.memref.clone(), data.memref_type()));
+        let data = self.allocate(alloc, env, false, stack_scalars)?;
+        if (!data.scalar || !stack_scalars) && !data.memref.is_empty() {
+            frees.push(Allocation {
+                memref: data.memref.clone(),
+                ty: data.memref_type(),
+                stream: data.stream,
+            });
         }
         Ok(data)
     }
@@ -2188,11 +2341,28 @@ impl<'a> Function<'a, '_> {
                 }
                 Lowered::Data(source) => {
                     let data = self.output_data(scope, connector, env)?;
-                    if edge
+                    let from_access = edge
                         .source
                         .defining_op()
-                        .is_some_and(|o| o.is("sdfg.access"))
-                    {
+                        .is_some_and(|o| o.is("sdfg.access"));
+                    if from_access && data.stream && !source.stream {
+                        // DaCe pushes the volume of the stream's subset from
+                        // the source's first element on.
+                        let subset = parse_memlet_subset(exit, &memlet.subset)?;
+                        let from = match &memlet.other {
+                            Some(o) => parse_memlet_subset(exit, o)?.min_element(),
+                            None => vec![Expr::int(0); source.shape.len()],
+                        };
+                        self.push_from(
+                            exit,
+                            env,
+                            &source,
+                            &from,
+                            &subset.volume(),
+                            &data,
+                            &subset.min_element(),
+                        )?;
+                    } else if from_access {
                         let copy = Memlet {
                             subset: memlet
                                 .other
@@ -2339,6 +2509,12 @@ impl<'a> Function<'a, '_> {
                     return fail(
                         nested,
                         format!("argument `{arg_name}` is an array but its data is a scalar"),
+                    );
+                }
+                if outer.stream != inner_layout.stream {
+                    return fail(
+                        nested,
+                        format!("argument `{arg_name}` is a stream but its data is not, or the other way round"),
                     );
                 }
                 if outer.elem.ty != inner_layout.elem.ty {

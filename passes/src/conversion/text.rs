@@ -66,6 +66,14 @@ impl Body {
         self.line(format!("}}{tail}"));
     }
 
+    /// Ends the open region and opens the next region of the same op:
+    /// `} middle {` (`scf.while`'s `do`, `scf.if`'s `else`).
+    pub(crate) fn middle(&mut self, middle: &str) {
+        self.indent = self.indent.saturating_sub(1);
+        self.line(format!("}} {middle} {{"));
+        self.indent += 1;
+    }
+
     /// An `index` constant.
     pub(crate) fn index(&mut self, value: i64) -> String {
         self.assign(format!("arith.constant {value} : index"))

@@ -162,18 +162,41 @@ pub(crate) struct Data {
     /// arguments of a nested SDFG called inside a parallel loop): write
     /// conflicts on it are resolved atomically.
     pub shared: bool,
+    /// Whether this is a stream (or an array of streams): `memref` then
+    /// holds one runtime queue handle (`i64`) per stream, laid out by
+    /// `shape`/`strides`, and `elem` is the type of the queued elements.
+    pub stream: bool,
 }
 
 impl Data {
+    /// A transient of `layout` held in `memref` (empty for a view, which
+    /// its access nodes bind).
+    pub(crate) fn new(name: String, memref: String, layout: Layout) -> Data {
+        Data {
+            name,
+            memref,
+            elem: layout.elem,
+            scalar: layout.scalar,
+            shape: layout.shape,
+            strides: layout.strides,
+            offsets: layout.offsets,
+            base: None,
+            shared: false,
+            stream: layout.stream,
+        }
+    }
+
     /// The memref type of `memref`.
     pub(crate) fn memref_type(&self) -> String {
-        memref_type(&self.elem, self.scalar)
+        memref_type(&self.elem, self.scalar, self.stream)
     }
 }
 
-/// `memref<T>` or `memref<?xT>`.
-pub(crate) fn memref_type(elem: &Elem, scalar: bool) -> String {
-    if scalar {
+/// `memref<T>`, `memref<?xT>`, or for streams `memref<?xi64>` (handles).
+pub(crate) fn memref_type(elem: &Elem, scalar: bool, stream: bool) -> String {
+    if stream {
+        "memref<?xi64>".into()
+    } else if scalar {
         format!("memref<{}>", elem.ty)
     } else {
         format!("memref<?x{}>", elem.ty)
@@ -181,7 +204,7 @@ pub(crate) fn memref_type(elem: &Elem, scalar: bool) -> String {
 }
 
 /// What the lowering needs of a container type: element, scalar-ness and
-/// symbolic layout. Streams, references and structures are refused.
+/// symbolic layout. References and structures are refused.
 pub(crate) struct Layout {
     /// The element type.
     pub elem: Elem,
@@ -195,6 +218,9 @@ pub(crate) struct Layout {
     pub offsets: Vec<Expr>,
     /// Whether it is a view.
     pub view: bool,
+    /// Whether it is a stream (its shape is the shape of the stream array,
+    /// `[1]` for a single stream).
+    pub stream: bool,
 }
 
 fn exprs(texts: &[String]) -> Result<Vec<Expr>, String> {
@@ -211,12 +237,16 @@ pub(crate) fn layout(ty: mlir_sys::MlirType) -> Result<Layout, String> {
     let kind = container.kind;
     match kind {
         ContainerKind::Array | ContainerKind::View | ContainerKind::Scalar => {}
+        ContainerKind::Stream => {}
         ContainerKind::Reference => return Err("references cannot be lowered yet".into()),
-        ContainerKind::Stream => return Err("streams cannot be lowered yet".into()),
         ContainerKind::Structure => return Err("structures cannot be lowered yet".into()),
     }
     let elem = Elem::parse(&type_to_string(container.element.0))?;
-    let shape = exprs(&container.shape)?;
+    let stream = kind == ContainerKind::Stream;
+    let mut shape = exprs(&container.shape)?;
+    if stream && shape.is_empty() {
+        shape.push(Expr::int(1));
+    }
     let strides = match &container.strides {
         Some(s) => exprs(s)?,
         None => {
@@ -238,5 +268,6 @@ pub(crate) fn layout(ty: mlir_sys::MlirType) -> Result<Layout, String> {
         strides,
         offsets,
         view: kind == ContainerKind::View,
+        stream,
     })
 }

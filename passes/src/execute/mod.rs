@@ -8,6 +8,7 @@
 //! and gathered back after the call.
 
 pub mod npy;
+mod streams;
 
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -218,6 +219,9 @@ unsafe fn lower_and_jit(
     );
     if engine.ptr.is_null() {
         return Err("LLVM cannot compile the lowered program".into());
+    }
+    for (name, address) in streams::symbols() {
+        mlirExecutionEngineRegisterSymbol(engine, string_ref(name), address);
     }
     if let Some(path) = &options.object_file {
         let name = path.display().to_string();

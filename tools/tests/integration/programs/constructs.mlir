@@ -142,3 +142,119 @@ sdfg.sdfg @strided_copy(%inp: !sdfg.array<i64 ["3", "2"] strides ["1", "3"]> as 
     %o = sdfg.access %out writes(%r["0:2, 0:3"] : !sdfg.array<i64 ["2", "3"]>) : !sdfg.array<i64 ["2", "3"]>
   }
 }
+
+// Streams: a sequential map pushes 2 * i, a state later drains the stream
+// into out (a bulk pop of at most N elements).
+sdfg.sdfg @stream_roundtrip(%out: !sdfg.array<i64 ["N"]> as "out") symbols {N = i64} {
+  %s = sdfg.alloc "s" : !sdfg.stream<i64>
+  sdfg.state @fill {
+    %r = sdfg.map "m" ["i" = "0:N"] schedule Sequential outs("s" : !sdfg.stream<i64>) {
+      %v = sdfg.tasklet "w" outs("o" : i64) {
+        %i = sdfg.sym "2 * i" : i64
+        sdfg.yield %i : i64
+      }
+      sdfg.exit ("s" = %v["0"] : i64)
+    }
+    %a = sdfg.access %s writes(%r["0"] : !sdfg.stream<i64>) : !sdfg.stream<i64>
+  }
+  sdfg.state @drain {
+    %a = sdfg.access %s : !sdfg.stream<i64>
+    %o = sdfg.access %out writes(%a["0" -> "0:N"] : !sdfg.stream<i64>) : !sdfg.array<i64 ["N"]>
+  }
+  sdfg.edge @fill -> @drain
+}
+
+// An array of two streams: 10 and 20 go to stream 1, 30 to stream 0; a
+// tasklet pops the first element of each (out[0] = 30, out[1] = 10), then
+// the rest of stream 1 (20) is popped into out[2:4] (one element: out[2]).
+sdfg.sdfg @stream_array(%out: !sdfg.array<i64 ["4"]> as "out") {
+  %s = sdfg.alloc "s" : !sdfg.stream<i64 shape ["2"]>
+  sdfg.state @fill {
+    %a:3 = sdfg.tasklet "a" outs("x" : i64, "y" : i64, "z" : i64) {
+      %c10 = arith.constant 10 : i64
+      %c20 = arith.constant 20 : i64
+      %c30 = arith.constant 30 : i64
+      sdfg.yield %c10, %c20, %c30 : i64, i64, i64
+    }
+    %s1 = sdfg.access %s writes(%a#0["1"] : i64) : !sdfg.stream<i64 shape ["2"]>
+    %s2 = sdfg.access %s writes(%a#1["1"] : i64) after(%s1 : !sdfg.stream<i64 shape ["2"]>) : !sdfg.stream<i64 shape ["2"]>
+    %s0 = sdfg.access %s writes(%a#2["0"] : i64) after(%s2 : !sdfg.stream<i64 shape ["2"]>) : !sdfg.stream<i64 shape ["2"]>
+  }
+  sdfg.state @pop {
+    %a = sdfg.access %s : !sdfg.stream<i64 shape ["2"]>
+    %t:2 = sdfg.tasklet "p" ins("p" = %a["0"] : !sdfg.stream<i64 shape ["2"]>, "q" = %a["1"] : !sdfg.stream<i64 shape ["2"]>) outs("u" : i64, "w" : i64) {
+    ^bb0(%p: i64, %q: i64):
+      sdfg.yield %p, %q : i64, i64
+    }
+    %o = sdfg.access %out writes(%t#0["0"] : i64) : !sdfg.array<i64 ["4"]>
+    %o2 = sdfg.access %out writes(%t#1["1"] : i64) after(%o : !sdfg.array<i64 ["4"]>) : !sdfg.array<i64 ["4"]>
+  }
+  sdfg.state @rest {
+    %a = sdfg.access %s : !sdfg.stream<i64 shape ["2"]>
+    %o = sdfg.access %out writes(%a["1" -> "2:4"] : !sdfg.stream<i64 shape ["2"]>) : !sdfg.array<i64 ["4"]>
+  }
+  sdfg.edge @fill -> @pop
+  sdfg.edge @pop -> @rest
+}
+
+// A consume scope with P processing elements sums the stream 0, 2, ...,
+// 2 * (N - 1) into out[0] (atomically): N * (N - 1).
+sdfg.sdfg @consume_sum(%out: !sdfg.array<i64 ["1"]> as "out") symbols {N = i64, P = i64} {
+  %s = sdfg.alloc "s" : !sdfg.stream<i64>
+  sdfg.state @fill {
+    %r = sdfg.map "m" ["i" = "0:N"] schedule Sequential outs("s" : !sdfg.stream<i64>) {
+      %v = sdfg.tasklet "w" outs("o" : i64) {
+        %i = sdfg.sym "2 * i" : i64
+        sdfg.yield %i : i64
+      }
+      sdfg.exit ("s" = %v["0"] : i64)
+    }
+    %a = sdfg.access %s writes(%r["0"] : !sdfg.stream<i64>) : !sdfg.stream<i64>
+  }
+  sdfg.state @sum {
+    %a = sdfg.access %s : !sdfg.stream<i64>
+    %c = sdfg.consume "c" (%a["0"] : !sdfg.stream<i64>) pe "p" pes "P" outs("out" : !sdfg.array<i64 ["1"]>) {
+    ^bb0(%e: i64):
+      %t = sdfg.tasklet "add" ins("x" = %e["0", data "s"] : i64) outs("o" : i64) {
+      ^bb0(%x: i64):
+        sdfg.yield %x : i64
+      }
+      sdfg.exit ("out" = %t["0", wcr sum] : i64)
+    }
+    %o = sdfg.access %out writes(%c["0", wcr sum] : !sdfg.array<i64 ["1"]>) : !sdfg.array<i64 ["1"]>
+  }
+  sdfg.edge @fill -> @sum
+}
+
+// A consume scope with one processing element forwards e + 1 from one
+// stream to another (pushes inside the consume body), drained into out.
+sdfg.sdfg @consume_forward(%out: !sdfg.array<i64 ["N"]> as "out") symbols {N = i64} {
+  %s = sdfg.alloc "s" : !sdfg.stream<i64>
+  %t = sdfg.alloc "t" : !sdfg.stream<i64>
+  sdfg.state @fill {
+    %r = sdfg.map "m" ["i" = "0:N"] schedule Sequential outs("s" : !sdfg.stream<i64>) {
+      %v = sdfg.tasklet "w" outs("o" : i64) {
+        %i = sdfg.sym "i" : i64
+        sdfg.yield %i : i64
+      }
+      sdfg.exit ("s" = %v["0"] : i64)
+    }
+    %a = sdfg.access %s writes(%r["0"] : !sdfg.stream<i64>) : !sdfg.stream<i64>
+  }
+  sdfg.state @forward {
+    %a = sdfg.access %s : !sdfg.stream<i64>
+    %c = sdfg.consume "c" (%a["0"] : !sdfg.stream<i64>) pe "p" pes "1" outs("t" : !sdfg.stream<i64>) {
+    ^bb0(%e: i64):
+      %u = sdfg.tasklet "inc" ins("x" = %e["0", data "s"] : i64) outs("o" : i64) {
+      ^bb0(%x: i64):
+        %one = arith.constant 1 : i64
+        %y = arith.addi %x, %one : i64
+        sdfg.yield %y : i64
+      }
+      sdfg.exit ("t" = %u["0"] : i64)
+    }
+    %b = sdfg.access %t writes(%c["0"] : !sdfg.stream<i64>) : !sdfg.stream<i64>
+    %o = sdfg.access %out writes(%b["0" -> "0:N"] : !sdfg.stream<i64>) : !sdfg.array<i64 ["N"]>
+  }
+  sdfg.edge @fill -> @forward
+}
