@@ -2,6 +2,7 @@
 //! an SDFG module down to the `llvm` dialect.
 
 mod library;
+mod references;
 pub mod sdfg_to_scf;
 mod streams;
 mod text;

@@ -35,9 +35,11 @@
 //! - **Streams and consume scopes** are queue handles and calls of a small
 //!   runtime (`streams.rs`).
 //!
-//! Not lowered yet (each a diagnostic naming the op): references,
-//! structures, quiescence conditions, tasklets whose code stayed Python or
-//! C++.
+//! - **References** select their current target's memref and base index
+//!   from two variables (`references.rs`).
+//!
+//! Not lowered yet (each a diagnostic naming the op): structures,
+//! quiescence conditions, tasklets whose code stayed Python or C++.
 //!
 //! The function text is built as text and parsed (verified) once; tasklet
 //! bodies are moved from the SDFG into their functions as IR, never
@@ -407,6 +409,11 @@ pub fn abi(sdfg: Op<'_>) -> std::result::Result<Abi, String> {
     for (i, value) in sdfg.region_args(0).into_iter().enumerate() {
         let name = container_name(value).unwrap_or_else(|| format!("arg{i}"));
         let layout = layout(value.ty()).map_err(|e| format!("argument `{name}`: {e}"))?;
+        if layout.reference {
+            return Err(format!(
+                "argument `{name}` is a reference, which cannot be passed yet"
+            ));
+        }
         let written = value.uses().into_iter().any(|(user, _)| {
             user.is("sdfg.access")
                 && incoming_edges(user)
@@ -499,9 +506,9 @@ impl DataReader for Containers {
                 "view `{name}` cannot be read in an inter-state expression"
             ));
         }
-        if data.stream {
+        if data.stream || data.reference.is_some() {
             return Err(format!(
-                "stream `{name}` cannot be read in an inter-state expression"
+                "stream or reference `{name}` cannot be read in an inter-state expression"
             ));
         }
         let index = if data.scalar {
@@ -678,6 +685,7 @@ impl<'a> Function<'a, '_> {
                     base,
                     shared,
                     stream: arg.stream,
+                    reference: None,
                 },
             );
         }
@@ -855,6 +863,9 @@ impl<'a> Function<'a, '_> {
             op: alloc,
             message: format!("transient `{name}`: {e}"),
         })?;
+        if layout.reference {
+            return self.allocate_reference(alloc, name, layout);
+        }
         if layout.view {
             // A view's memory is that of the data it views: bound at its
             // access nodes.
@@ -940,6 +951,20 @@ impl<'a> Function<'a, '_> {
                 allocation.memref, allocation.ty
             ));
         }
+    }
+
+    /// The data of container `name` when it lives for the whole function
+    /// (an argument or a transient allocated at entry), whose memref every
+    /// block may use.
+    pub(super) fn function_level_data(&self, name: &str) -> Option<&Data> {
+        let whole = self
+            .placements
+            .get(name)
+            .is_none_or(|p| *p == Placement::Function);
+        self.containers
+            .by_name
+            .get(name)
+            .filter(|d| whole && !d.memref.is_empty())
     }
 
     /// Records that the function calls the stream runtime.
@@ -1486,7 +1511,11 @@ impl<'a> Function<'a, '_> {
 
     /// The data behind an access node: its container, or for a view the
     /// viewed data at the bound subset.
-    fn access_data(&mut self, access: Op<'a>, env: &HashMap<String, String>) -> Result<'a, Data> {
+    pub(super) fn access_data(
+        &mut self,
+        access: Op<'a>,
+        env: &HashMap<String, String>,
+    ) -> Result<'a, Data> {
         let container = accessed_container(access).ok_or_else(|| Failure {
             op: access,
             message: "has no container".into(),
@@ -1498,6 +1527,10 @@ impl<'a> Function<'a, '_> {
         let Some(data) = self.containers.by_name.get(&name).cloned() else {
             return fail(access, format!("container `{name}` is not allocated here"));
         };
+        if let Some(vars) = &data.reference {
+            let vars = vars.clone();
+            return self.reference_data(access, env, data, &vars);
+        }
         if !data.memref.is_empty() {
             return Ok(data);
         }

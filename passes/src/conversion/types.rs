@@ -166,6 +166,21 @@ pub(crate) struct Data {
     /// holds one runtime queue handle (`i64`) per stream, laid out by
     /// `shape`/`strides`, and `elem` is the type of the queued elements.
     pub stream: bool,
+    /// For a reference: the variables that hold where it points.
+    pub reference: Option<ReferenceVars>,
+}
+
+/// Where a reference points: the index of its target among `targets` and
+/// the linear index of the target's element it starts at, each in a
+/// `memref<index>` variable (promoted to registers by `mem2reg`).
+#[derive(Clone, Debug)]
+pub(crate) struct ReferenceVars {
+    /// The `memref<index>` holding the target's position in `targets`.
+    pub selector: String,
+    /// The `memref<index>` holding the base index into the target.
+    pub base: String,
+    /// The containers the SDFG ever points the reference at.
+    pub targets: Vec<String>,
 }
 
 impl Data {
@@ -183,6 +198,7 @@ impl Data {
             base: None,
             shared: false,
             stream: layout.stream,
+            reference: None,
         }
     }
 
@@ -204,7 +220,7 @@ pub(crate) fn memref_type(elem: &Elem, scalar: bool, stream: bool) -> String {
 }
 
 /// What the lowering needs of a container type: element, scalar-ness and
-/// symbolic layout. References and structures are refused.
+/// symbolic layout. Structures are refused.
 pub(crate) struct Layout {
     /// The element type.
     pub elem: Elem,
@@ -221,6 +237,8 @@ pub(crate) struct Layout {
     /// Whether it is a stream (its shape is the shape of the stream array,
     /// `[1]` for a single stream).
     pub stream: bool,
+    /// Whether it is a reference.
+    pub reference: bool,
 }
 
 fn exprs(texts: &[String]) -> Result<Vec<Expr>, String> {
@@ -237,8 +255,7 @@ pub(crate) fn layout(ty: mlir_sys::MlirType) -> Result<Layout, String> {
     let kind = container.kind;
     match kind {
         ContainerKind::Array | ContainerKind::View | ContainerKind::Scalar => {}
-        ContainerKind::Stream => {}
-        ContainerKind::Reference => return Err("references cannot be lowered yet".into()),
+        ContainerKind::Stream | ContainerKind::Reference => {}
         ContainerKind::Structure => return Err("structures cannot be lowered yet".into()),
     }
     let elem = Elem::parse(&type_to_string(container.element.0))?;
@@ -269,5 +286,6 @@ pub(crate) fn layout(ty: mlir_sys::MlirType) -> Result<Layout, String> {
         offsets,
         view: kind == ContainerKind::View,
         stream,
+        reference: kind == ContainerKind::Reference,
     })
 }

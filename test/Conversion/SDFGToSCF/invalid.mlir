@@ -88,3 +88,27 @@ sdfg.sdfg @float_symbol(%A: !sdfg.array<f64 ["4"]> as "A") symbols {x = f64} {
   }
   sdfg.edge @a -> @b if "x > 0.5"
 }
+
+// -----
+
+// expected-error @+1 {{argument `R` is a reference, which cannot be passed yet}}
+sdfg.sdfg @reference_argument(%R: !sdfg.ref<f64 ["4"]> as "R") {
+  sdfg.state @s {
+  }
+}
+
+// -----
+
+sdfg.sdfg @reference_to_map_local(%B: !sdfg.array<f64 ["N", "2"]> as "B") symbols {N = i64} {
+  %T = sdfg.alloc "T" : !sdfg.array<f64 ["2"]>
+  %r = sdfg.alloc "r" : !sdfg.ref<f64 ["2"]>
+  sdfg.state @s {
+    %m = sdfg.map "m" ["i" = "0:N"] outs("B" : !sdfg.array<f64 ["N", "2"]>) {
+      %t = sdfg.access %T : !sdfg.array<f64 ["2"]>
+      // expected-error @+1 {{reference `r` is set to `T`, which does not live for the whole function (only arrays that do can be referenced yet)}}
+      %rt = sdfg.access %r bind(%t ["0:2"] : !sdfg.array<f64 ["2"]>) : !sdfg.ref<f64 ["2"]>
+      sdfg.exit ("B" = %rt["0:2" -> "i, 0:2"] : !sdfg.ref<f64 ["2"]>)
+    }
+    %b = sdfg.access %B writes(%m["0:N, 0:2"] : !sdfg.array<f64 ["N", "2"]>) : !sdfg.array<f64 ["N", "2"]>
+  }
+}

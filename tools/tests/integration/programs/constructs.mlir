@@ -258,3 +258,39 @@ sdfg.sdfg @consume_forward(%out: !sdfg.array<i64 ["N"]> as "out") symbols {N = i
   }
   sdfg.edge @fill -> @forward
 }
+
+// A reference pointed at A[1:3], copied to out[0:2], then pointed at
+// B[2:4] and copied to out[2:4]: A = 1, 2, 3, 4 and B = 10, 20, 30, 40.
+sdfg.sdfg @reference_repointed(%out: !sdfg.array<i64 ["4"]> as "out") {
+  %A = sdfg.alloc "A" : !sdfg.array<i64 ["4"]>
+  %B = sdfg.alloc "B" : !sdfg.array<i64 ["4"]>
+  %r = sdfg.alloc "r" : !sdfg.ref<i64 ["2"]>
+  sdfg.state @fill {
+    %m:2 = sdfg.map "m" ["i" = "0:4"] outs("A" : !sdfg.array<i64 ["4"]>, "B" : !sdfg.array<i64 ["4"]>) {
+      %v:2 = sdfg.tasklet "w" outs("a" : i64, "b" : i64) {
+        %x = sdfg.sym "i + 1" : i64
+        %y = sdfg.sym "10 * i + 10" : i64
+        sdfg.yield %x, %y : i64, i64
+      }
+      sdfg.exit ("A" = %v#0["i"] : i64, "B" = %v#1["i"] : i64)
+    }
+    %a = sdfg.access %A writes(%m#0["0:4"] : !sdfg.array<i64 ["4"]>) : !sdfg.array<i64 ["4"]>
+    %b = sdfg.access %B writes(%m#1["0:4"] : !sdfg.array<i64 ["4"]>) : !sdfg.array<i64 ["4"]>
+  }
+  sdfg.state @first {
+    %a = sdfg.access %A : !sdfg.array<i64 ["4"]>
+    %ra = sdfg.access %r bind(%a ["1:3"] : !sdfg.array<i64 ["4"]>) : !sdfg.ref<i64 ["2"]>
+    %o = sdfg.access %out writes(%ra["0:2" -> "0:2"] : !sdfg.ref<i64 ["2"]>) : !sdfg.array<i64 ["4"]>
+  }
+  sdfg.state @second {
+    %b = sdfg.access %B : !sdfg.array<i64 ["4"]>
+    %rb = sdfg.access %r bind(%b ["2:4"] : !sdfg.array<i64 ["4"]>) : !sdfg.ref<i64 ["2"]>
+  }
+  sdfg.state @third {
+    %rb = sdfg.access %r : !sdfg.ref<i64 ["2"]>
+    %o = sdfg.access %out writes(%rb["0:2" -> "2:4"] : !sdfg.ref<i64 ["2"]>) : !sdfg.array<i64 ["4"]>
+  }
+  sdfg.edge @fill -> @first
+  sdfg.edge @first -> @second
+  sdfg.edge @second -> @third
+}
