@@ -224,6 +224,12 @@ unsafe fn lower_and_jit(
         mlirExecutionEngineRegisterSymbol(engine, string_ref(name), address);
     }
     if let Some(path) = &options.object_file {
+        // Compile the module by looking up the entry point: left to
+        // itself, the dump would look up every function, declarations
+        // (`malloc`, the stream runtime) included, and give up on those.
+        if mlirExecutionEngineLookupPacked(engine, string_ref(&abi.name)).is_null() {
+            return Err("LLVM cannot compile the lowered program".into());
+        }
         let name = path.display().to_string();
         mlirExecutionEngineDumpToObjectFile(engine, string_ref(&name));
     }
