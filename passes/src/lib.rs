@@ -7,6 +7,7 @@ pub mod conversion;
 pub mod execute;
 pub mod registry;
 pub mod target;
+pub mod transform;
 pub mod translate;
 
 pub use registry::register_all;

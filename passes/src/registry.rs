@@ -9,6 +9,7 @@ use sdfg_dialect::driver::{
 /// Every Rust pass, in the order `--help` lists them.
 pub static PASSES: &[&PassRegistration] = &[
     &crate::analysis::validate::REGISTRATION,
+    &crate::transform::expand_library::REGISTRATION,
     &crate::conversion::sdfg_to_scf::REGISTRATION,
 ];
 

@@ -50,34 +50,8 @@ impl Operand {
         subset: Subset,
         rank: Option<usize>,
     ) -> Result<'a, Operand> {
-        let all = subset.dims();
-        let sizes: Vec<Expr> = subset.ranges().iter().map(Range::size).collect();
-        let non_unit: Vec<usize> = (0..all).filter(|d| sizes[*d].as_int() != Some(1)).collect();
-        let dims = match rank {
-            Some(r) if r == all => (0..all).collect(),
-            Some(r) if r == non_unit.len() => non_unit,
-            Some(r) if r > non_unit.len() && r < all => {
-                // Keep the trailing unit dimensions that make up the rank.
-                let mut dims = non_unit.clone();
-                for d in (0..all).rev() {
-                    if dims.len() == r {
-                        break;
-                    }
-                    if !dims.contains(&d) {
-                        dims.push(d);
-                    }
-                }
-                dims.sort_unstable();
-                dims
-            }
-            Some(r) => {
-                return fail(
-                    op,
-                    format!("operand `{name}` (subset `{subset}`) is not {r}-dimensional"),
-                );
-            }
-            None => non_unit,
-        };
+        let dims = logical_dims(&subset, rank)
+            .map_err(|m| Failure::new(op, format!("operand `{name}` (subset `{subset}`) {m}")))?;
         Ok(Operand { data, subset, dims })
     }
 
@@ -104,6 +78,107 @@ impl Operand {
     }
 }
 
+/// The dimensions of `subset` that a library node's operand of `rank`
+/// logical dimensions indexes: all of them, or its non-unit ones (with
+/// trailing unit dimensions added to make up the rank); `None` takes the
+/// non-unit ones.
+pub(crate) fn logical_dims(
+    subset: &Subset,
+    rank: Option<usize>,
+) -> std::result::Result<Vec<usize>, String> {
+    let all = subset.dims();
+    let sizes: Vec<Expr> = subset.ranges().iter().map(Range::size).collect();
+    let non_unit: Vec<usize> = (0..all).filter(|d| sizes[*d].as_int() != Some(1)).collect();
+    Ok(match rank {
+        Some(r) if r == all => (0..all).collect(),
+        Some(r) if r == non_unit.len() => non_unit,
+        Some(r) if r > non_unit.len() && r < all => {
+            // Keep the trailing unit dimensions that make up the rank.
+            let mut dims = non_unit.clone();
+            for d in (0..all).rev() {
+                if dims.len() == r {
+                    break;
+                }
+                if !dims.contains(&d) {
+                    dims.push(d);
+                }
+            }
+            dims.sort_unstable();
+            dims
+        }
+        Some(r) => return Err(format!("is not {r}-dimensional")),
+        None => non_unit,
+    })
+}
+
+/// A library node's properties (DaCe's JSON values, kept as strings by the
+/// importer).
+#[derive(Clone, Default)]
+pub(crate) struct Properties(HashMap<String, serde_json::Value>);
+
+impl Properties {
+    /// The properties of `node`.
+    pub(crate) fn of(node: Op<'_>) -> Properties {
+        Properties(
+            node.attr("props")
+                .map(dictionary_entries)
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|(k, v)| {
+                    let text = attr_str(v)?;
+                    let value = serde_json::from_str(text)
+                        .unwrap_or(serde_json::Value::String(text.to_string()));
+                    Some((k.to_string(), value))
+                })
+                .collect(),
+        )
+    }
+
+    /// A property as text (`None` when absent or null).
+    pub(crate) fn text(&self, key: &str) -> Option<String> {
+        match self.0.get(key)? {
+            serde_json::Value::String(s) => Some(s.clone()),
+            serde_json::Value::Null => None,
+            other => Some(other.to_string()),
+        }
+    }
+
+    /// A numeric property.
+    pub(crate) fn number(&self, key: &str) -> Option<f64> {
+        match self.0.get(key)? {
+            serde_json::Value::Number(n) => n.as_f64(),
+            serde_json::Value::String(s) => s.trim().trim_matches('"').parse().ok(),
+            serde_json::Value::Bool(b) => Some(f64::from(u8::from(*b))),
+            _ => None,
+        }
+    }
+
+    /// A boolean property (false when absent).
+    pub(crate) fn flag(&self, key: &str) -> bool {
+        match self.0.get(key) {
+            Some(serde_json::Value::Bool(b)) => *b,
+            Some(serde_json::Value::String(s)) => s == "True" || s == "true",
+            _ => false,
+        }
+    }
+
+    /// The reduction axes of a `Reduce` over `n` dimensions (all by
+    /// default).
+    pub(crate) fn axes(&self, n: usize) -> Vec<usize> {
+        match self.0.get("axes") {
+            Some(serde_json::Value::Array(v)) => v
+                .iter()
+                .filter_map(|x| x.as_u64())
+                .map(|x| x as usize)
+                .collect(),
+            Some(serde_json::Value::String(s)) => {
+                serde_json::from_str::<Vec<usize>>(s).unwrap_or_else(|_| (0..n).collect())
+            }
+            _ => (0..n).collect(),
+        }
+    }
+}
+
 /// A loop variable of a generated nest.
 fn var(name: &str) -> Expr {
     Expr::symbol(name)
@@ -119,18 +194,7 @@ impl<'a> Function<'a, '_> {
     ) -> Result<'a, ()> {
         let class = node.str_attr("class_path").unwrap_or_default();
         let kind = class.rsplit('.').next().unwrap_or_default();
-        let props: HashMap<String, serde_json::Value> = node
-            .attr("props")
-            .map(dictionary_entries)
-            .unwrap_or_default()
-            .into_iter()
-            .filter_map(|(k, v)| {
-                let text = attr_str(v)?;
-                let value = serde_json::from_str(text)
-                    .unwrap_or(serde_json::Value::String(text.to_string()));
-                Some((k.to_string(), value))
-            })
-            .collect();
+        let props = Properties::of(node);
         let mut inputs: HashMap<String, (Data, Subset)> = HashMap::new();
         for edge in incoming_edges(node)
             .into_iter()
@@ -339,17 +403,7 @@ impl<'a> Function<'a, '_> {
         let input = Operand::new(node, "input", in_data, in_subset, Some(rank))?;
         let (out_data, out_subset) = lib.output("")?;
         let n = input.rank();
-        let axes: Vec<usize> = match lib.props.get("axes") {
-            Some(serde_json::Value::Array(v)) => v
-                .iter()
-                .filter_map(|x| x.as_u64())
-                .map(|x| x as usize)
-                .collect(),
-            Some(serde_json::Value::String(s)) => {
-                serde_json::from_str::<Vec<usize>>(s).unwrap_or_else(|_| (0..n).collect())
-            }
-            _ => (0..n).collect(),
-        };
+        let axes = lib.props.axes(n);
         if axes.iter().any(|a| *a >= n) {
             return fail(
                 node,
@@ -731,7 +785,7 @@ struct Library<'a> {
     parallel: Vec<String>,
     inputs: HashMap<String, (Data, Subset)>,
     outputs: HashMap<String, (Data, Subset)>,
-    props: HashMap<String, serde_json::Value>,
+    props: Properties,
 }
 
 impl<'a> Library<'a> {
@@ -771,27 +825,14 @@ impl<'a> Library<'a> {
     }
 
     fn text(&self, key: &str) -> Option<String> {
-        match self.props.get(key)? {
-            serde_json::Value::String(s) => Some(s.clone()),
-            serde_json::Value::Null => None,
-            other => Some(other.to_string()),
-        }
+        self.props.text(key)
     }
 
     fn number(&self, key: &str) -> Option<f64> {
-        match self.props.get(key)? {
-            serde_json::Value::Number(n) => n.as_f64(),
-            serde_json::Value::String(s) => s.trim().trim_matches('"').parse().ok(),
-            serde_json::Value::Bool(b) => Some(f64::from(u8::from(*b))),
-            _ => None,
-        }
+        self.props.number(key)
     }
 
     fn flag(&self, key: &str) -> bool {
-        match self.props.get(key) {
-            Some(serde_json::Value::Bool(b)) => *b,
-            Some(serde_json::Value::String(s)) => s == "True" || s == "true",
-            _ => false,
-        }
+        self.props.flag(key)
     }
 }

@@ -1,12 +1,12 @@
 //! Conversions out of the sdfg dialect, and the named pipeline that takes
 //! an SDFG module down to the `llvm` dialect.
 
-mod library;
+pub(crate) mod library;
 mod references;
 pub mod sdfg_to_scf;
 mod streams;
 mod text;
-mod types;
+pub(crate) mod types;
 mod wcr;
 
 use sdfg_dialect::driver::PipelineRegistration;

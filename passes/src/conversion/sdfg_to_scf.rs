@@ -579,6 +579,9 @@ pub(super) struct Function<'a, 'm> {
     /// Whether the arguments are shared with other parallel iterations
     /// (a nested SDFG called inside a parallel loop).
     shared_arguments: bool,
+    /// Transients allocated inside a parallel loop's body: each iteration
+    /// has its own, so writes to them need no atomics.
+    iteration_private: BTreeSet<String>,
 }
 
 /// A heap allocation to release at the end of its scope.
@@ -609,6 +612,7 @@ fn lower_function<'a>(
         values: HashMap::new(),
         frees: Vec::new(),
         shared_arguments: shared,
+        iteration_private: BTreeSet::new(),
     };
     f.body.set_indent(1);
     let (signature, free) = f.signature(nested, shared)?;
@@ -1719,7 +1723,9 @@ impl<'a> Function<'a, '_> {
             )),
             Some(reduction) => {
                 let atomic = data.shared
-                    || (!parallel.is_empty() && !private_to_iteration(subset, parallel));
+                    || (!parallel.is_empty()
+                        && !private_to_iteration(subset, parallel)
+                        && !self.iteration_private.contains(&data.name));
                 let slot = Slot {
                     memref: &data.memref,
                     memref_type: &ty,
@@ -2313,6 +2319,9 @@ impl<'a> Function<'a, '_> {
         let mut frees = Vec::new();
         for alloc in owned {
             let data = self.allocate_scoped(alloc, env, &mut frees, on_stack)?;
+            if !parallel.is_empty() {
+                self.iteration_private.insert(data.name.clone());
+            }
             self.containers.by_name.insert(data.name.clone(), data);
         }
         let body_ops = scope.region_ops(0);

@@ -221,6 +221,7 @@ pub(crate) fn memref_type(elem: &Elem, scalar: bool, stream: bool) -> String {
 
 /// What the lowering needs of a container type: element, scalar-ness and
 /// symbolic layout. Structures are refused.
+#[derive(Clone)]
 pub(crate) struct Layout {
     /// The element type.
     pub elem: Elem,
