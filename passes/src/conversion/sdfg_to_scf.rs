@@ -1620,6 +1620,21 @@ impl<'a> Function<'a, '_> {
         data: &Data,
         point: &[Expr],
     ) -> Result<'a, String> {
+        let index = self.linear_index(op, env, data, point)?;
+        if self.module.check_bounds && !data.scalar {
+            self.check_bounds(op, data, &index, point);
+        }
+        Ok(index)
+    }
+
+    /// The linear index of the element at `point` of `data`, unchecked.
+    fn linear_index(
+        &mut self,
+        op: Op<'a>,
+        env: &HashMap<String, String>,
+        data: &Data,
+        point: &[Expr],
+    ) -> Result<'a, String> {
         let mut linear = Expr::int(0);
         for (i, p) in point.iter().enumerate() {
             let stride = data.strides.get(i).cloned().unwrap_or_else(|| Expr::int(1));
@@ -1627,14 +1642,46 @@ impl<'a> Function<'a, '_> {
             linear = Expr::add(&linear, &Expr::mul(&Expr::add(p, &offset), &stride));
         }
         let index = self.emit_int(op, env, &linear)?;
-        let index = match &data.base {
+        Ok(match &data.base {
             Some(b) => self.body.assign(format!("arith.addi {b}, {index} : index")),
             None => index,
-        };
-        if self.module.check_bounds && !data.scalar {
-            self.check_bounds(op, data, &index, point);
+        })
+    }
+
+    /// For a copy between arrays of one element type: an `i1` that holds
+    /// when both are the same memory and the destination starts after the
+    /// source. The copy then runs backwards, so that every element is read
+    /// before it is overwritten (a memlet copy reads its source as it was,
+    /// as `memmove` does).
+    fn copy_backwards(
+        &mut self,
+        op: Op<'a>,
+        env: &HashMap<String, String>,
+        src: (&Data, &Subset),
+        dst: (&Data, &Subset),
+    ) -> Result<'a, Option<String>> {
+        let ((s, from), (d, to)) = (src, dst);
+        if s.scalar || d.scalar || s.elem.ty != d.elem.ty {
+            return Ok(None);
         }
-        Ok(index)
+        let start = self.linear_index(op, env, s, &from.min_element())?;
+        let target = self.linear_index(op, env, d, &to.min_element())?;
+        let ty = s.memref_type();
+        let mut pointer = |memref: &str| {
+            self.body.assign(format!(
+                "memref.extract_aligned_pointer_as_index {memref} : {ty} -> index"
+            ))
+        };
+        let (ps, pd) = (pointer(&s.memref), pointer(&d.memref));
+        let same = self
+            .body
+            .assign(format!("arith.cmpi eq, {ps}, {pd} : index"));
+        let after = self
+            .body
+            .assign(format!("arith.cmpi ugt, {target}, {start} : index"));
+        Ok(Some(
+            self.body.assign(format!("arith.andi {same}, {after} : i1")),
+        ))
     }
 
     /// Asserts that `index` lies inside `data`'s memref.
@@ -1848,8 +1895,10 @@ impl<'a> Function<'a, '_> {
                 .collect::<Vec<_>>()
         };
         let same_shape = squeeze(&src_sizes) == squeeze(&dst_sizes);
-        // Loop over the source subset's points; map each to the
-        // destination's point with the same position.
+        // Loop over the source subset's points (backwards when the
+        // destination overlaps the source's later elements); map each to
+        // the destination's point with the same position.
+        let backwards = self.copy_backwards(op, env, (src, &from), (dst, &to))?;
         let mut loop_env = env.clone();
         let mut counters = Vec::new();
         for (d, size) in src_sizes.iter().enumerate() {
@@ -1860,9 +1909,18 @@ impl<'a> Function<'a, '_> {
             let zero = self.body.index(0);
             let one = self.body.index(1);
             let n = self.emit_int(op, &loop_env, size)?;
-            let k = self.body.fresh();
+            let iv = self.body.fresh();
             self.body
-                .open(format!("scf.for {k} = {zero} to {n} step {one}"));
+                .open(format!("scf.for {iv} = {zero} to {n} step {one}"));
+            let k = match &backwards {
+                Some(flag) => {
+                    let last = self.body.assign(format!("arith.subi {n}, {one} : index"));
+                    let down = self.body.assign(format!("arith.subi {last}, {iv} : index"));
+                    self.body
+                        .assign(format!("arith.select {flag}, {down}, {iv} : index"))
+                }
+                None => iv,
+            };
             let name = format!("__copy{d}");
             loop_env.insert(name.clone(), k);
             counters.push(Some(Expr::symbol(&name)));

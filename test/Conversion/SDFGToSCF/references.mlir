@@ -26,6 +26,7 @@
 // CHECK: default {
 // CHECK: scf.yield %[[A]] : memref<?xf64>
 // CHECK: %[[OFF:.*]] = memref.load %[[BASE]][] : memref<index>
+// CHECK: scf.for
 // CHECK: %[[I:.*]] = arith.addi %[[OFF]], %{{.*}} : index
 // CHECK: memref.load %[[M]][%[[I]]] : memref<?xf64>
 sdfg.sdfg @choose(%A: !sdfg.array<f64 ["N"]> as "A", %B: !sdfg.array<f64 ["N"]> as "B", %C: !sdfg.array<f64 ["2"]> as "C") symbols {N = i64} {

@@ -294,3 +294,23 @@ sdfg.sdfg @reference_repointed(%out: !sdfg.array<i64 ["4"]> as "out") {
   sdfg.edge @first -> @second
   sdfg.edge @second -> @third
 }
+
+// An overlapping copy within one array reads the source as it was (as
+// memmove does): out = 0..7, then out[2:7] = out[0:5].
+sdfg.sdfg @overlapping_copy(%out: !sdfg.array<i64 ["8"]> as "out") {
+  sdfg.state @fill {
+    %m = sdfg.map "m" ["i" = "0:8"] outs("out" : !sdfg.array<i64 ["8"]>) {
+      %v = sdfg.tasklet "w" outs("o" : i64) {
+        %i = sdfg.sym "i" : i64
+        sdfg.yield %i : i64
+      }
+      sdfg.exit ("out" = %v["i"] : i64)
+    }
+    %a = sdfg.access %out writes(%m["0:8"] : !sdfg.array<i64 ["8"]>) : !sdfg.array<i64 ["8"]>
+  }
+  sdfg.state @shift {
+    %a = sdfg.access %out : !sdfg.array<i64 ["8"]>
+    %b = sdfg.access %out writes(%a["0:5" -> "2:7"] : !sdfg.array<i64 ["8"]>) : !sdfg.array<i64 ["8"]>
+  }
+  sdfg.edge @fill -> @shift
+}
