@@ -1,6 +1,8 @@
 //! Conversions out of the sdfg dialect, and the named pipeline that takes
 //! an SDFG module down to the `llvm` dialect.
 
+mod control;
+mod dataflow;
 pub(crate) mod library;
 mod references;
 pub mod sdfg_to_scf;
