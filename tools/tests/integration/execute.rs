@@ -515,21 +515,28 @@ fn expand_library_nodes(program: &Path, out: &Path) -> Result<(), String> {
         program.to_path_buf()
     } else {
         let imported = out.with_extension("imported.mlir");
-        let output = Command::new(env!("CARGO_BIN_EXE_sdfg-translate"))
-            .arg("--import-dace")
-            .arg(program)
-            .arg("-o")
-            .arg(&imported)
-            .output()
-            .map_err(|e| e.to_string())?;
-        if !output.status.success() {
-            return Err(String::from_utf8_lossy(&output.stderr).into_owned());
-        }
+        tool(
+            env!("CARGO_BIN_EXE_sdfg-translate"),
+            &["--import-dace".as_ref(), program.as_os_str()],
+            &imported,
+        )?;
         imported
     };
-    let output = Command::new(env!("CARGO_BIN_EXE_sdfg-opt"))
-        .arg("--pass-pipeline=builtin.module(sdfg-expand-library-nodes)")
-        .arg(&mlir)
+    tool(
+        env!("CARGO_BIN_EXE_sdfg-opt"),
+        &[
+            "--pass-pipeline=builtin.module(sdfg-expand-library-nodes)".as_ref(),
+            mlir.as_os_str(),
+        ],
+        out,
+    )
+}
+
+/// Runs one of the project's tools with `args` and `-o out`; its stderr
+/// when it fails.
+fn tool(binary: &str, args: &[&std::ffi::OsStr], out: &Path) -> Result<(), String> {
+    let output = Command::new(binary)
+        .args(args)
         .arg("-o")
         .arg(out)
         .output()
@@ -627,16 +634,11 @@ fn dace_runs_export(
     work: &Path,
 ) -> Result<(), String> {
     let exported = program.with_extension("exported.sdfg");
-    let output = Command::new(env!("CARGO_BIN_EXE_sdfg-translate"))
-        .arg("--export-dace")
-        .arg(program)
-        .arg("-o")
-        .arg(&exported)
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !output.status.success() {
-        return Err(String::from_utf8_lossy(&output.stderr).into_owned());
-    }
+    tool(
+        env!("CARGO_BIN_EXE_sdfg-translate"),
+        &["--export-dace".as_ref(), program.as_os_str()],
+        &exported,
+    )?;
     let script = work.join("dace_compare.py");
     std::fs::write(&script, include_str!("python/dace_compare.py")).map_err(|e| e.to_string())?;
     let output = Command::new(python)
