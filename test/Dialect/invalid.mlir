@@ -476,7 +476,7 @@ sdfg.sdfg @tasklet_yield_types() {
   sdfg.state @s {
     %t = sdfg.tasklet "t" outs("y" : f64) {
       %c = arith.constant 1 : i32
-      // expected-error @+1 {{'sdfg.yield' op yields 'i32' but the tasklet's outputs are 'f64'}}
+      // expected-error @+1 {{'sdfg.yield' op yields 'i32' but the tasklet's outputs that are not by_ref are 'f64'}}
       sdfg.yield %c : i32
     }
   }
@@ -906,5 +906,54 @@ sdfg.sdfg @constant_before_exit() symbols {N = i64} {
       %c = arith.constant 1 : i64
       sdfg.exit()
     }
+  }
+}
+
+// -----
+
+// A by_ref output is a block argument after the inputs.
+sdfg.sdfg @by_ref_argument_missing() {
+  sdfg.state @s {
+    // expected-error @+1 {{'sdfg.tasklet' op body has 0 arguments for 0 input connectors and 1 by_ref outputs}}
+    %t = sdfg.tasklet "t" outs("y" : f64 by_ref) {
+      sdfg.yield
+    }
+  }
+}
+
+// -----
+
+// The argument of a by_ref output is a memref or a stream.
+sdfg.sdfg @by_ref_argument_type() {
+  sdfg.state @s {
+    // expected-error @+1 {{'sdfg.tasklet' op by_ref output 0 needs a memref or stream argument; got 'f64'}}
+    %t = sdfg.tasklet "t" outs("y" : f64 by_ref) {
+    ^bb0(%y: f64):
+      sdfg.yield
+    }
+  }
+}
+
+// -----
+
+// The body yields only the outputs that are not by_ref.
+sdfg.sdfg @by_ref_yielded() {
+  sdfg.state @s {
+    %t:2 = sdfg.tasklet "t" outs("y" : f64 by_ref, "z" : f64) {
+    ^bb0(%y: memref<f64>):
+      %c = arith.constant 1.0 : f64
+      // expected-error @+1 {{'sdfg.yield' op yields 'f64', 'f64' but the tasklet's outputs that are not by_ref are 'f64'}}
+      sdfg.yield %c, %c : f64, f64
+    }
+  }
+}
+
+// -----
+
+// Foreign code cannot write by_ref outputs.
+sdfg.sdfg @by_ref_code() {
+  sdfg.state @s {
+    // expected-error @+1 {{'sdfg.tasklet' op by_ref outputs need an MLIR body}}
+    %t = sdfg.tasklet "t" outs("y" : f64 by_ref) code python "y = 1"
   }
 }

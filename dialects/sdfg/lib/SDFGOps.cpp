@@ -122,9 +122,12 @@ static void printMemlet(OpAsmPrinter &printer, Operation *, MemletAttr memlet) {
 }
 
 /// `"name" : type, ...` (possibly empty).
-static ParseResult parseNamedTypes(OpAsmParser &parser,
-                                   SmallVectorImpl<Type> &types,
-                                   ArrayAttr &namesAttr) {
+/// `"name" : type, ...` (possibly empty); with `byRef`, each type may be
+/// followed by `by_ref`.
+static ParseResult parseNamedTypeList(OpAsmParser &parser,
+                                      SmallVectorImpl<Type> &types,
+                                      ArrayAttr &namesAttr,
+                                      SmallVectorImpl<bool> *byRef) {
   SmallVector<Attribute> names;
   std::string name;
   if (succeeded(parser.parseOptionalString(&name))) {
@@ -134,10 +137,18 @@ static ParseResult parseNamedTypes(OpAsmParser &parser,
       names.push_back(parser.getBuilder().getStringAttr(name));
       if (parser.parseColonType(types.emplace_back()))
         return failure();
+      if (byRef)
+        byRef->push_back(succeeded(parser.parseOptionalKeyword("by_ref")));
     } while (succeeded(parser.parseOptionalComma()));
   }
   namesAttr = parser.getBuilder().getArrayAttr(names);
   return success();
+}
+
+static ParseResult parseNamedTypes(OpAsmParser &parser,
+                                   SmallVectorImpl<Type> &types,
+                                   ArrayAttr &namesAttr) {
+  return parseNamedTypeList(parser, types, namesAttr, nullptr);
 }
 
 static void printNamedTypes(OpAsmPrinter &printer, Operation *,
@@ -148,6 +159,34 @@ static void printNamedTypes(OpAsmPrinter &printer, Operation *,
     if (names && index < names.size())
       printer.printAttributeWithoutType(names[index]);
     printer << " : " << type;
+  }
+}
+
+/// A tasklet's outputs: `"name" : type`, followed by `by_ref` for an
+/// output the body writes itself (see `TaskletOp`).
+static ParseResult parseTaskletOutputs(OpAsmParser &parser,
+                                       SmallVectorImpl<Type> &types,
+                                       ArrayAttr &namesAttr,
+                                       DenseBoolArrayAttr &byRefAttr) {
+  SmallVector<bool> byRef;
+  if (failed(parseNamedTypeList(parser, types, namesAttr, &byRef)))
+    return failure();
+  if (llvm::is_contained(byRef, true))
+    byRefAttr = parser.getBuilder().getDenseBoolArrayAttr(byRef);
+  return success();
+}
+
+static void printTaskletOutputs(OpAsmPrinter &printer, Operation *op,
+                                TypeRange types, ArrayAttr names,
+                                DenseBoolArrayAttr byRef) {
+  for (auto [index, type] : llvm::enumerate(types)) {
+    if (index)
+      printer << ", ";
+    if (names && index < names.size())
+      printer.printAttributeWithoutType(names[index]);
+    printer << " : " << type;
+    if (byRef && index < static_cast<size_t>(byRef.size()) && byRef[index])
+      printer << " by_ref";
   }
 }
 
@@ -638,6 +677,13 @@ static void nameArguments(Region &region, ArrayAttr names,
 void TaskletOp::getAsmBlockArgumentNames(Region &region,
                                          OpAsmSetValueNameFn setNameFn) {
   nameArguments(region, getInNamesAttr(), setNameFn);
+  ArrayAttr outNames = getOutNamesAttr();
+  if (region.empty() || !outNames)
+    return;
+  unsigned next = getInputs().size();
+  for (auto [index, name] : llvm::enumerate(outNames))
+    if (isByRef(index) && next < region.getNumArguments())
+      setNameFn(region.getArgument(next++), cast<StringAttr>(name).getValue());
 }
 
 void MapOp::getAsmBlockArgumentNames(Region &region,
@@ -701,25 +747,57 @@ LogicalResult TaskletOp::verify() {
       return emitOpError() << "output connectors carry values, not "
                               "containers; got "
                            << type;
+  if (auto byRef = getByRefAttr()) {
+    if (static_cast<size_t>(byRef.size()) != getNumResults())
+      return emitOpError() << "marks " << byRef.size()
+                           << " outputs by_ref or not, but has "
+                           << getNumResults() << " outputs";
+    if (hasCode && llvm::is_contained(byRef.asArrayRef(), true))
+      return emitOpError() << "by_ref outputs need an MLIR body";
+  }
   return success();
+}
+
+bool TaskletOp::isByRef(unsigned index) {
+  auto byRef = getByRefAttr();
+  return byRef && index < static_cast<unsigned>(byRef.size()) &&
+         byRef[index];
 }
 
 LogicalResult TaskletOp::verifyRegions() {
   if (getBody().empty())
     return success();
   Block &entry = getBody().front();
-  if (entry.getNumArguments() != getInputs().size())
+  SmallVector<Type> yielded;
+  unsigned numByRef = 0;
+  for (auto [index, type] : llvm::enumerate(getResultTypes())) {
+    if (!isByRef(index)) {
+      yielded.push_back(type);
+      continue;
+    }
+    unsigned argIndex = getInputs().size() + numByRef++;
+    if (argIndex >= entry.getNumArguments())
+      break;
+    Type argType = entry.getArgument(argIndex).getType();
+    if (!isa<MemRefType, StreamType>(argType))
+      return emitOpError() << "by_ref output " << index
+                           << " needs a memref or stream argument; got "
+                           << argType;
+  }
+  if (entry.getNumArguments() != getInputs().size() + numByRef)
     return emitOpError() << "body has " << entry.getNumArguments()
                          << " arguments for " << getInputs().size()
-                         << " input connectors";
+                         << " input connectors and " << numByRef
+                         << " by_ref outputs";
   for (Block &block : getBody()) {
     auto yield = dyn_cast<YieldOp>(block.getTerminator());
     if (!yield)
       continue;
-    if (yield.getValues().getTypes() != getResultTypes())
-      return yield.emitOpError() << "yields " << yield.getValues().getTypes()
-                                 << " but the tasklet's outputs are "
-                                 << getResultTypes();
+    if (yield.getValues().getTypes() != TypeRange(yielded))
+      return yield.emitOpError()
+             << "yields " << yield.getValues().getTypes()
+             << " but the tasklet's outputs that are not by_ref are "
+             << TypeRange(yielded);
   }
   return success();
 }

@@ -119,6 +119,23 @@ impl<'a> Op<'a> {
         self.attr(name).map(attr_str_array).unwrap_or_default()
     }
 
+    /// The elements of a dense boolean array attribute (`array<i1: ...>`);
+    /// absent attributes read as empty.
+    pub fn bool_array_attr(&self, name: &str) -> Vec<bool> {
+        let Some(attr) = self.attr(name) else {
+            return Vec::new();
+        };
+        // SAFETY: the attribute is live; its kind is checked before reading.
+        unsafe {
+            if !mlirAttributeIsADenseBoolArray(attr) {
+                return Vec::new();
+            }
+            (0..mlirDenseArrayGetNumElements(attr))
+                .map(|i| mlirDenseBoolArrayGetElement(attr, i))
+                .collect()
+        }
+    }
+
     /// The elements of an array attribute; absent attributes read as empty.
     pub fn array_attr(&self, name: &str) -> Vec<MlirAttribute> {
         self.attr(name).map(array_elements).unwrap_or_default()

@@ -223,6 +223,7 @@ impl<'a> Function<'a, '_> {
         let signature = Signature {
             inputs,
             outputs: vec![("__value".into(), ty.into())],
+            refs: Vec::new(),
             is_symbol: &no_symbols,
         };
         let body = translate(&format!("__value = {text}"), &signature)

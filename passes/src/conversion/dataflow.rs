@@ -10,6 +10,7 @@ use sdfg_dialect::{
 };
 use sdfg_symbolic::{parse_subset, Expr, Range, Subset};
 
+use super::by_ref::{argument_type, by_ref_outputs, mark_written, Rewrite};
 use super::sdfg_to_scf::{
     fail, lower_function, parse_expr, parse_memlet_subset, range_index, Failure, Function, Lowered,
     Placement, Result, TaskletFunction,
@@ -29,7 +30,7 @@ impl<'a> Function<'a, '_> {
         for op in ops {
             match op.name() {
                 "sdfg.access" => self.lower_access(*op, env, parallel)?,
-                "sdfg.tasklet" => self.lower_tasklet(*op, env)?,
+                "sdfg.tasklet" => self.lower_tasklet(*op, env, parallel)?,
                 "sdfg.map" => self.lower_map(*op, env, parallel)?,
                 "sdfg.nested" => self.lower_nested(*op, env, parallel)?,
                 "sdfg.exit" => self.lower_exit(*op, env, parallel)?,
@@ -189,7 +190,7 @@ impl<'a> Function<'a, '_> {
         dst: (&Data, &Subset),
     ) -> Result<'a, Option<String>> {
         let ((s, from), (d, to)) = (src, dst);
-        if s.scalar || d.scalar || s.elem.ty != d.elem.ty {
+        if s.scalar || d.scalar || s.stream || d.stream || s.elem.ty != d.elem.ty {
             return Ok(None);
         }
         let start = self.linear_index(op, env, s, &from.min_element())?;
@@ -521,6 +522,7 @@ impl<'a> Function<'a, '_> {
         &mut self,
         tasklet: Op<'a>,
         env: &HashMap<String, String>,
+        parallel: &[String],
     ) -> Result<'a, ()> {
         let label = tasklet.str_attr("label").unwrap_or_default();
         if let Some(code) = tasklet.str_attr("code") {
@@ -548,7 +550,8 @@ impl<'a> Function<'a, '_> {
             .into_iter()
             .filter(|e| e.role == EdgeRole::Input)
             .collect();
-        for (i, arg) in args.iter().enumerate() {
+        let by_ref = by_ref_outputs(tasklet, inputs.len());
+        for (i, arg) in args.iter().enumerate().take(args.len() - by_ref.len()) {
             let declared = type_to_string(arg.ty());
             let Some(edge) = inputs.get(i) else {
                 return fail(
@@ -594,6 +597,26 @@ impl<'a> Function<'a, '_> {
                 }
             }
         }
+        let mut rewrites = Vec::new();
+        for &(index, arg) in &by_ref {
+            let declared = argument_type(tasklet, arg);
+            let operand = self.by_ref_operand(tasklet, (index, arg), &declared, env, parallel)?;
+            operands.push(operand.value);
+            arg_types.push(operand.ty);
+            rewrites.extend(operand.rewrite);
+        }
+        let pushes_to = |op: Op<'a>| {
+            rewrites.iter().any(|r| match r {
+                Rewrite::Push { arg, .. } => {
+                    op.operands()
+                        .first()
+                        .and_then(|v| v.block_arg())
+                        .map(|(_, k)| k)
+                        == Some(*arg)
+                }
+                Rewrite::Store { .. } => false,
+            })
+        };
         let mut sym_types = Vec::new();
         for op in tasklet.descendants() {
             match op.name() {
@@ -608,14 +631,22 @@ impl<'a> Function<'a, '_> {
                     operands.push(convert(&mut self.body, &v, &index, &ty));
                     sym_types.push(ty);
                 }
+                "sdfg.push" if pushes_to(op) => {}
                 "sdfg.push" | "sdfg.pop" => return fail(
                     op,
-                    "stream connectors of tasklets (push and pop in a body) cannot be lowered yet",
+                    "stream input connectors of tasklets (pop in a body) cannot be lowered yet; streams are written through by_ref outputs",
                 ),
                 _ => {}
             }
         }
-        let results = tasklet.results();
+        mark_written(&mut self.values, tasklet, &by_ref);
+        let results: Vec<Val<'a>> = tasklet
+            .results()
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !by_ref.iter().any(|(k, _)| k == i))
+            .map(|(_, r)| r)
+            .collect();
         let result_types: Vec<String> = results.iter().map(|r| type_to_string(r.ty())).collect();
         let name = self.module.unique(&format!("__tasklet_{label}"));
         let all_types: Vec<String> = arg_types.iter().chain(&sym_types).cloned().collect();
@@ -655,6 +686,7 @@ impl<'a> Function<'a, '_> {
             arg_types,
             sym_types,
             result_types,
+            rewrites,
         });
         Ok(())
     }

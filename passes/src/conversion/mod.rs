@@ -1,6 +1,7 @@
 //! Conversions out of the sdfg dialect, and the named pipeline that takes
 //! an SDFG module down to the `llvm` dialect.
 
+mod by_ref;
 mod control;
 mod dataflow;
 pub(crate) mod library;

@@ -58,6 +58,7 @@ use sdfg_dialect::ir::{string_ref, Op, Val};
 use sdfg_dialect::{container_name, incoming_edges, EdgeRole, Lifetime};
 use sdfg_symbolic::{parse, parse_subset, Expr, Range, Subset};
 
+use super::by_ref::Rewrite;
 use super::control::{symbols_read_before_assigned, Jumps};
 use super::streams;
 use super::text::{Body, DataReader, IndexEmitter};
@@ -140,7 +141,10 @@ pub(super) struct TaskletFunction<'a> {
     pub(super) arg_types: Vec<String>,
     /// The types of the `sdfg.sym` ops, which become trailing arguments.
     pub(super) sym_types: Vec<String>,
+    /// The types of the outputs that are not `by_ref`.
     pub(super) result_types: Vec<String>,
+    /// How the writes of `by_ref` outputs become helper calls.
+    pub(super) rewrites: Vec<Rewrite>,
 }
 
 impl TaskletFunction<'_> {
@@ -327,6 +331,23 @@ unsafe fn tasklet_function(ctx: MlirContext, t: &TaskletFunction<'_>) -> MlirOpe
         return func;
     };
     for op in func_op.descendants() {
+        if let Some((callee, operands)) = rewritten_write(op, entry, &t.rewrites) {
+            let at = mlirOperationGetLocation(op.raw());
+            let mut call = mlirOperationStateGet(string_ref("func.call"), at);
+            mlirOperationStateAddOperands(&mut call, operands.len() as isize, operands.as_ptr());
+            let callee = [named(
+                "callee",
+                mlirFlatSymbolRefAttrGet(ctx, string_ref(callee)),
+            )];
+            mlirOperationStateAddAttributes(&mut call, 1, callee.as_ptr());
+            let mut call = mlirOperationCreate(&mut call);
+            if op.is("sdfg.push") {
+                call = in_alloca_scope(call, at);
+            }
+            mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op.raw()), op.raw(), call);
+            mlirOperationDestroy(op.raw());
+            continue;
+        }
         match op.name() {
             "sdfg.sym" => {
                 let result = mlirOperationGetResult(op.raw(), 0);
@@ -350,6 +371,53 @@ unsafe fn tasklet_function(ctx: MlirContext, t: &TaskletFunction<'_>) -> MlirOpe
         }
     }
     func
+}
+
+/// `memref.alloca_scope { op }`: a push helper calls the stream runtime,
+/// which MLIR counts as a possible stack allocation; a scope of its own
+/// keeps that from pinning the scope `convert-scf-to-openmp` puts around
+/// a parallel body (see `streams::runtime_call`).
+///
+/// # Safety
+/// `op` must be a live operation without a parent.
+unsafe fn in_alloca_scope(op: MlirOperation, at: MlirLocation) -> MlirOperation {
+    let region = mlirRegionCreate();
+    let block = mlirBlockCreate(0, std::ptr::null(), std::ptr::null());
+    mlirRegionAppendOwnedBlock(region, block);
+    mlirBlockAppendOwnedOperation(block, op);
+    let mut ret = mlirOperationStateGet(string_ref("memref.alloca_scope.return"), at);
+    mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&mut ret));
+    let mut scope = mlirOperationStateGet(string_ref("memref.alloca_scope"), at);
+    mlirOperationStateAddOwnedRegions(&mut scope, 1, &region);
+    mlirOperationCreate(&mut scope)
+}
+
+/// For a write of a `by_ref` output that becomes a helper call (a
+/// `memref.store` into an output with a write-conflict resolution, or an
+/// `sdfg.push`), the helper and its operands.
+///
+/// # Safety
+/// `op` and `entry` must be live.
+unsafe fn rewritten_write<'r>(
+    op: Op<'_>,
+    entry: MlirBlock,
+    rewrites: &'r [Rewrite],
+) -> Option<(&'r str, Vec<MlirValue>)> {
+    let operands: Vec<MlirValue> = op.operands().iter().map(|v| v.raw()).collect();
+    let is_arg = |value: usize, arg: usize| {
+        operands
+            .get(value)
+            .is_some_and(|v| mlirValueEqual(*v, mlirBlockGetArgument(entry, arg as isize)))
+    };
+    rewrites.iter().find_map(|rewrite| match rewrite {
+        Rewrite::Store { arg, callee } if op.is("memref.store") && is_arg(1, *arg) => {
+            Some((callee.as_str(), operands.clone()))
+        }
+        Rewrite::Push { arg, callee } if op.is("sdfg.push") && is_arg(0, *arg) => {
+            Some((callee.as_str(), operands.clone()))
+        }
+        _ => None,
+    })
 }
 
 /// One argument of the function an `sdfg.sdfg` becomes.

@@ -61,7 +61,7 @@ pub(super) const RUNTIME_FUNCTIONS: [&str; 7] = [
 /// keep the `alloca_scope` that `convert-scf-to-openmp` puts around a
 /// parallel loop's body (whose region `convert-scf-to-cf` cannot lower);
 /// a nested scope hides the call from that check.
-fn runtime_call(body: &mut Body, call: &str, result: Option<&str>) -> String {
+pub(super) fn runtime_call(body: &mut Body, call: &str, result: Option<&str>) -> String {
     match result {
         None => {
             body.open("memref.alloca_scope");
@@ -81,7 +81,7 @@ fn runtime_call(body: &mut Body, call: &str, result: Option<&str>) -> String {
 }
 
 /// The bits of `value` (of type `elem`) in an `i64`.
-fn to_bits(body: &mut Body, value: &str, elem: &Elem) -> String {
+pub(super) fn to_bits(body: &mut Body, value: &str, elem: &Elem) -> String {
     let ty = elem.ty.as_str();
     let int = match ty {
         "f64" => return body.assign(format!("arith.bitcast {value} : f64 to i64")),
@@ -125,7 +125,7 @@ fn address(body: &mut Body, memref: &str, ty: &str) -> String {
 
 impl<'a> Function<'a, '_> {
     /// The handle of the stream at `point` of the stream array `data`.
-    fn stream_handle(
+    pub(super) fn stream_handle(
         &mut self,
         op: Op<'a>,
         env: &HashMap<String, String>,

@@ -466,6 +466,20 @@ fn constructs_compute_their_expected_results() {
             vec![6],
             vec![1, 2, 3, 4, 5, 6],
         ),
+        (
+            "by_ref_conditional",
+            &[("N", 10)],
+            vec![10],
+            vec![0, 0, 2, 0, 4, 0, 6, 0, 8, 0],
+        ),
+        ("by_ref_wcr", &[("N", 100)], vec![1], vec![5_150]),
+        ("by_ref_stream", &[], vec![6], vec![0, 1, 1, 2, 3, 3]),
+        (
+            "by_ref_row",
+            &[],
+            vec![3, 4],
+            vec![0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23],
+        ),
     ];
     save_i64(&work.join("inp.npy"), &[3, 2], &[1, 2, 3, 4, 5, 6]);
     let mut failures = Vec::new();

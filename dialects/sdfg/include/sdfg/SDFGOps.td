@@ -375,6 +375,15 @@ def SDFG_TaskletOp : SDFG_Op<"tasklet", [ParentOneOf<SDFG_DataflowParents>,
     `sdfg.yield` gives the outputs, or foreign `python`/`cpp` code kept as
     text.
 
+    An output marked `by_ref` is written by the body itself rather than
+    yielded: the entry block has one more argument per such output (after
+    the inputs), a memref of the output memlet's subset (`memref<T>` for a
+    single element) or the `!sdfg.stream<T>` it pushes to. This is how
+    DaCe's dynamic output memlets behave: every store is a write through
+    the memlet (resolved with its write-conflict resolution, if any), so a
+    body may write an output conditionally, several times, or element by
+    element. `sdfg.yield` gives only the other outputs.
+
     Example:
 
     ```mlir
@@ -387,6 +396,16 @@ def SDFG_TaskletOp : SDFG_Op<"tasklet", [ParentOneOf<SDFG_DataflowParents>,
     }
     %p = sdfg.tasklet "inc" ins("x" = %A["i"] : !sdfg.array<f64 ["N"]>)
                             outs("y" : f64) code python "y = x + 1"
+    %q = sdfg.tasklet "clip" ins("x" = %A["i"] : !sdfg.array<f64 ["N"]>)
+                             outs("y" : f64 by_ref) {
+    ^bb0(%x: f64, %y: memref<f64>):
+      %zero = arith.constant 0.0 : f64
+      %neg = arith.cmpf olt, %x, %zero : f64
+      scf.if %neg {
+        memref.store %zero, %y[] : memref<f64>
+      }
+      sdfg.yield
+    }
     ```
   }];
   let arguments = (ins StrAttr:$label,
@@ -395,6 +414,7 @@ def SDFG_TaskletOp : SDFG_Op<"tasklet", [ParentOneOf<SDFG_DataflowParents>,
                        OptionalAttr<ArrayAttr>:$in_memlets,
                        OptionalAttr<StrArrayAttr>:$in_names,
                        OptionalAttr<StrArrayAttr>:$out_names,
+                       OptionalAttr<DenseBoolArrayAttr>:$by_ref,
                        OptionalAttr<SDFG_Language>:$language,
                        OptionalAttr<StrAttr>:$code,
                        UnitAttr:$side_effects);
@@ -403,20 +423,25 @@ def SDFG_TaskletOp : SDFG_Op<"tasklet", [ParentOneOf<SDFG_DataflowParents>,
   let assemblyFormat = [{
     $label (`ins` `(` custom<NamedMemlets>($inputs, type($inputs), $in_memlets,
                               $in_names)^ `)`)?
-    (`outs` `(` custom<NamedTypes>(type($outputs), $out_names)^ `)`)?
+    (`outs` `(` custom<TaskletOutputs>(type($outputs), $out_names, $by_ref)^ `)`)?
     (`after` `(` $after^ `:` type($after) `)`)?
     (`side_effects` $side_effects^)?
     (`code` $language^ $code)? attr-dict-with-keyword ($body^)?
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether output `index` is written by the body (see `by_ref`).
+    bool isByRef(unsigned index);
+  }];
 }
 
 def SDFG_YieldOp : SDFG_Op<"yield", [Terminator, HasParent<"TaskletOp">,
     Pure]> {
   let summary = "returns the output connectors of a tasklet body";
   let description = [{
-    Terminates a tasklet's MLIR body; operand `k` is output connector `k`.
+    Terminates a tasklet's MLIR body; operand `k` is the `k`-th output
+    connector that is not `by_ref`.
 
     Example:
 

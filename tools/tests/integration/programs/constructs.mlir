@@ -314,3 +314,100 @@ sdfg.sdfg @overlapping_copy(%out: !sdfg.array<i64 ["8"]> as "out") {
   }
   sdfg.edge @fill -> @shift
 }
+
+// A by_ref output written on some paths only (a dynamic memlet): even
+// iterations of a parallel map write out[i] = i, odd ones leave out[i].
+sdfg.sdfg @by_ref_conditional(%out: !sdfg.array<i64 ["N"]> as "out") symbols {N = i64} {
+  sdfg.state @s {
+    %r = sdfg.map "m" ["i" = "0:N"] schedule CPU_Multicore outs("out" : !sdfg.array<i64 ["N"]>) {
+      %v = sdfg.tasklet "w" outs("o" : i64 by_ref) {
+      ^bb0(%o: memref<i64>):
+        %i = sdfg.sym "i" : i64
+        %c2 = arith.constant 2 : i64
+        %m = arith.remsi %i, %c2 : i64
+        %c0 = arith.constant 0 : i64
+        %even = arith.cmpi eq, %m, %c0 : i64
+        scf.if %even {
+          memref.store %i, %o[] : memref<i64>
+        }
+        sdfg.yield
+      }
+      sdfg.exit ("out" = %v["i", dynamic] : i64)
+    }
+    %a = sdfg.access %out writes(%r["0:N", dynamic] : !sdfg.array<i64 ["N"]>) : !sdfg.array<i64 ["N"]>
+  }
+}
+
+// A by_ref output with WCR written twice per iteration of a parallel map:
+// every store adds (atomically), out[0] = sum(i + 1) = N (N + 1) / 2 + N.
+sdfg.sdfg @by_ref_wcr(%out: !sdfg.array<i64 ["1"]> as "out") symbols {N = i64} {
+  sdfg.state @s {
+    %r = sdfg.map "m" ["i" = "0:N"] schedule CPU_Multicore outs("out" : !sdfg.array<i64 ["1"]>) {
+      %v = sdfg.tasklet "w" outs("o" : i64 by_ref) {
+      ^bb0(%o: memref<i64>):
+        %i = sdfg.sym "i + 1" : i64
+        memref.store %i, %o[] : memref<i64>
+        %c1 = arith.constant 1 : i64
+        memref.store %c1, %o[] : memref<i64>
+        sdfg.yield
+      }
+      sdfg.exit ("out" = %v["0", dynamic, wcr sum] : i64)
+    }
+    %a = sdfg.access %out writes(%r["0", dynamic, wcr sum] : !sdfg.array<i64 ["1"]>) : !sdfg.array<i64 ["1"]>
+  }
+}
+
+// A by_ref stream output pushed a varying number of times: iteration i of
+// a sequential map pushes i, twice when i is odd; the stream is then
+// drained into out.
+sdfg.sdfg @by_ref_stream(%out: !sdfg.array<i64 ["6"]> as "out") {
+  %s = sdfg.alloc "s" : !sdfg.stream<i64>
+  sdfg.state @fill {
+    %r = sdfg.map "m" ["i" = "0:4"] schedule Sequential outs("s" : !sdfg.stream<i64>) {
+      %v = sdfg.tasklet "w" outs("o" : i64 by_ref) {
+      ^bb0(%o: !sdfg.stream<i64>):
+        %i = sdfg.sym "i" : i64
+        sdfg.push %o, %i : !sdfg.stream<i64>
+        %c2 = arith.constant 2 : i64
+        %m = arith.remsi %i, %c2 : i64
+        %c0 = arith.constant 0 : i64
+        %odd = arith.cmpi ne, %m, %c0 : i64
+        scf.if %odd {
+          sdfg.push %o, %i : !sdfg.stream<i64>
+        }
+        sdfg.yield
+      }
+      sdfg.exit ("s" = %v["0", dynamic] : i64)
+    }
+    %a = sdfg.access %s writes(%r["0", dynamic] : !sdfg.stream<i64>) : !sdfg.stream<i64>
+  }
+  sdfg.state @drain {
+    %a = sdfg.access %s : !sdfg.stream<i64>
+    %o = sdfg.access %out writes(%a["0" -> "0:6"] : !sdfg.stream<i64>) : !sdfg.array<i64 ["6"]>
+  }
+  sdfg.edge @fill -> @drain
+}
+
+// A by_ref array output filled element by element in a loop of the body:
+// row i of out (3 x 4) gets 10 * i + j, through a view of the row.
+sdfg.sdfg @by_ref_row(%out: !sdfg.array<i64 ["3", "4"]> as "out") {
+  sdfg.state @s {
+    %r = sdfg.map "m" ["i" = "0:3"] outs("out" : !sdfg.array<i64 ["3", "4"]>) {
+      %v = sdfg.tasklet "w" outs("o" : i64 by_ref) {
+      ^bb0(%o: memref<4xi64>):
+        %i = sdfg.sym "10 * i" : i64
+        %lb = arith.constant 0 : index
+        %ub = arith.constant 4 : index
+        %step = arith.constant 1 : index
+        scf.for %j = %lb to %ub step %step {
+          %jj = arith.index_cast %j : index to i64
+          %x = arith.addi %i, %jj : i64
+          memref.store %x, %o[%j] : memref<4xi64>
+        }
+        sdfg.yield
+      }
+      sdfg.exit ("out" = %v["i, 0:4"] : i64)
+    }
+    %a = sdfg.access %out writes(%r["0:3, 0:4"] : !sdfg.array<i64 ["3", "4"]>) : !sdfg.array<i64 ["3", "4"]>
+  }
+}
