@@ -30,7 +30,7 @@
 //! (`python_tasklet`); other Python code and C++ code are kept as foreign
 //! code.
 
-use super::python_tasklet::{self, InputType, Signature};
+use super::python_tasklet::{self, InputType, RefType, Signature, Translation};
 use sdfg_dace_model as dace;
 use sdfg_symbolic::{parse, parse_subset, Expr, Range, Subset};
 use std::{
@@ -1811,6 +1811,18 @@ impl Printer {
                             )
                         }
                     };
+                    let body = if language == "python" {
+                        self.python_body(info, i, sources, containers, &results)
+                    } else {
+                        None
+                    };
+                    if let Some(body) = &body {
+                        for (out, by_ref) in outs.iter_mut().zip(&body.by_ref) {
+                            if *by_ref {
+                                out.push_str(" by_ref");
+                            }
+                        }
+                    }
                     let value = self.fresh();
                     let lhs = results_lhs(&value, results.len());
                     let ins = clause("ins", &ins);
@@ -1824,21 +1836,14 @@ impl Printer {
                         "{lhs}sdfg.tasklet {}{ins}{outs_text}{after}{side_effects}",
                         lit(&node.label)
                     );
-                    let body = if language == "python" {
-                        self.python_body(info, i, sources, &results)
-                    } else {
-                        None
-                    };
                     match body {
                         Some(body) => {
                             self.line(indent, &format!("{head} {{"));
-                            for line in body.lines() {
-                                let depth = if line.starts_with('^') {
-                                    indent
-                                } else {
-                                    indent + 1
-                                };
-                                self.line(depth, line.trim_start());
+                            for line in body.body.lines() {
+                                match line.strip_prefix("  ") {
+                                    Some(line) => self.line(indent + 1, line),
+                                    None => self.line(indent, line),
+                                }
                             }
                             self.line(indent, "}");
                         }
@@ -1972,8 +1977,9 @@ impl Printer {
         info: &StateInfo<'_>,
         i: usize,
         sources: &HashMap<(usize, String), Source>,
+        containers: &HashMap<String, Source>,
         results: &[(String, String)],
-    ) -> Option<String> {
+    ) -> Option<Translation> {
         let dace::Node::Tasklet(node) = info.node(i) else {
             return None;
         };
@@ -1986,12 +1992,50 @@ impl Printer {
         let scope_symbols = Self::scope_symbols(info, i);
         let is_symbol =
             |name: &str| scope_symbols.contains(name) || self.int_symbols.contains(name);
+        let refs = results
+            .iter()
+            .map(|(conn, _)| Self::output_ref(info, i, conn, containers))
+            .collect();
         let signature = Signature {
             inputs,
             outputs: results.to_vec(),
+            refs,
             is_symbol: &is_symbol,
         };
-        python_tasklet::translate(&attrs.code.string_data, &signature).ok()
+        python_tasklet::translate_tasklet(&attrs.code.string_data, &signature).ok()
+    }
+
+    /// How output `conn` of tasklet `i` can be written by its body when
+    /// its code does not simply yield a value (see `by_ref`): a stream is
+    /// pushed to, an array subset or a dynamic memlet's element is stored
+    /// into (as the container's element type). `None` for an output whose
+    /// memlet writes one element exactly once.
+    fn output_ref(
+        info: &StateInfo<'_>,
+        i: usize,
+        conn: &str,
+        containers: &HashMap<String, Source>,
+    ) -> Option<RefType> {
+        let mut edges = info.out_edges[i]
+            .iter()
+            .map(|&k| info.edge(k))
+            .filter(|e| e.src_connector.as_deref() == Some(conn));
+        let edge = edges.next()?;
+        if edges.next().is_some() {
+            return None;
+        }
+        let memlet = &edge.attributes.data;
+        let ty = Self::data_type(containers, memlet)?;
+        let element = element_of(&ty);
+        if ty.starts_with("!sdfg.stream") {
+            return Some(RefType::Stream(element));
+        }
+        let shape = squeezed_shape(memlet.attributes.subset.as_ref()?)?;
+        if shape.is_empty() {
+            let dynamic = memlet.attributes.dynamic;
+            return dynamic.then_some(RefType::Memref(InputType::Element(element)));
+        }
+        Some(RefType::Memref(InputType::Array { element, shape }))
     }
 
     /// The type of untyped output connector `conn` of Python tasklet `i`
@@ -2022,6 +2066,7 @@ impl Printer {
         let signature = Signature {
             inputs,
             outputs: Vec::new(),
+            refs: Vec::new(),
             is_symbol: &is_symbol,
         };
         python_tasklet::infer_type(&node.attributes.code.string_data, &signature, conn)
@@ -2083,12 +2128,7 @@ impl Printer {
                 InputType::Opaque
             } else {
                 let element = element_of(&source.ty);
-                let sizes = subset_text("", subset).ok()?.size();
-                let shape: Vec<Option<u64>> = sizes
-                    .iter()
-                    .filter(|s| s.as_int() != Some(1))
-                    .map(|s| s.as_int().and_then(|n| u64::try_from(n).ok()))
-                    .collect();
+                let shape = squeezed_shape(subset)?;
                 if shape.is_empty() {
                     InputType::Element(element)
                 } else {
@@ -2537,3 +2577,16 @@ pub static TRANSLATION: sdfg_dialect::driver::TranslationToMlir =
         summary: "Import a DaCe .sdfg or .sdfgz file into the sdfg dialect",
         translate,
     };
+
+/// The sizes of a memlet subset's dimensions that are not 1 (`None` for a
+/// size that is not a constant): the shape of the memref a tasklet sees.
+fn squeezed_shape(subset: &dace::Subset) -> Option<Vec<Option<u64>>> {
+    let sizes = subset_text("", subset).ok()?.size();
+    Some(
+        sizes
+            .iter()
+            .filter(|s| s.as_int() != Some(1))
+            .map(|s| s.as_int().and_then(|n| u64::try_from(n).ok()))
+            .collect(),
+    )
+}

@@ -58,20 +58,28 @@ struct Printer<'a> {
     /// Values waiting to be inlined into their single user, in order.
     pending: Vec<(usize, String)>,
     lines: Vec<String>,
+    /// The indentation of the statements being printed (nested blocks of
+    /// `if` and `for`).
+    depth: usize,
     reserved: HashSet<String>,
     next: usize,
     _ops: std::marker::PhantomData<Op<'a>>,
 }
 
 /// Prints the body of `tasklet` (an `sdfg.tasklet` with an MLIR region) as
-/// Python statements assigning its output connectors.
+/// Python statements assigning its output connectors. Outputs marked
+/// `by_ref` are assigned where the body stores into them (or pushes to
+/// them), inside `if` statements and `for` loops as the body has them.
 pub fn print_body<'a>(tasklet: Op<'a>) -> Result<'a, String> {
     let in_names = tasklet.str_array_attr("in_names");
     let out_names = tasklet.str_array_attr("out_names");
+    let by_ref = tasklet.bool_array_attr("by_ref");
+    let is_ref = |k: usize| by_ref.get(k).copied().unwrap_or(false);
     let mut printer = Printer {
         names: HashMap::new(),
         pending: Vec::new(),
         lines: Vec::new(),
+        depth: 0,
         reserved: in_names
             .iter()
             .chain(&out_names)
@@ -80,49 +88,186 @@ pub fn print_body<'a>(tasklet: Op<'a>) -> Result<'a, String> {
         next: 0,
         _ops: std::marker::PhantomData,
     };
-    for (arg, name) in tasklet.region_args(0).iter().zip(&in_names) {
+    let ref_names = out_names.iter().enumerate().filter(|(k, _)| is_ref(*k));
+    let arg_names = in_names.iter().chain(ref_names.map(|(_, n)| n));
+    for (arg, name) in tasklet.region_args(0).iter().zip(arg_names) {
         printer.names.insert(key(arg), name.to_string());
     }
+    let yielded: Vec<String> = out_names
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !is_ref(*k))
+        .map(|(_, n)| n.to_string())
+        .collect();
     let collides = out_names.iter().any(|o| in_names.contains(o));
-    for op in tasklet.region_ops(0) {
-        if op.is("sdfg.yield") {
-            let operands = op.operands();
-            let mut exprs = Vec::new();
-            for value in &operands {
-                let context = ty_of(value);
-                exprs.push((value, context));
-            }
-            let printed = printer.operands(op, &exprs)?;
-            if collides {
-                printer.flush();
-            }
-            for (name, expr) in out_names.iter().zip(printed) {
-                printer.lines.push(format!("{name} = {}", strip(&expr)));
-            }
-            continue;
-        }
-        if op.is("arith.constant") {
-            continue;
-        }
-        let expr = printer.op(op)?;
-        let results = op.results();
-        let [result] = results.as_slice() else {
-            return Err(Unprintable {
-                op,
-                message: "has several results, which Python tasklet code cannot express".into(),
-            });
-        };
-        if result.uses().len() == 1 {
-            printer.pending.push((key(result), expr));
-        } else {
-            printer.flush();
-            let name = printer.temporary();
-            printer.lines.push(format!("{name} = {}", strip(&expr)));
-            printer.names.insert(key(result), name);
-        }
-    }
+    printer.block(tasklet.region_ops(0), &yielded, collides)?;
     printer.flush();
     Ok(printer.lines.join("\n"))
+}
+
+impl<'a> Printer<'a> {
+    /// Appends a statement at the current depth.
+    fn emit_line(&mut self, line: String) {
+        self.lines
+            .push(format!("{}{line}", "    ".repeat(self.depth)));
+    }
+
+    /// Prints the ops of one block; its terminator (`sdfg.yield` or
+    /// `scf.yield`) assigns `yielded`.
+    fn block(&mut self, ops: Vec<Op<'a>>, yielded: &[String], collides: bool) -> Result<'a, ()> {
+        for op in ops {
+            match op.name() {
+                "sdfg.yield" | "scf.yield" => {
+                    let operands = op.operands();
+                    let exprs: Vec<(&Val<'a>, Option<Ty>)> =
+                        operands.iter().map(|v| (v, ty_of(v))).collect();
+                    let printed = self.operands(op, &exprs)?;
+                    if collides {
+                        self.flush();
+                    }
+                    for (name, expr) in yielded.iter().zip(printed) {
+                        self.emit_line(format!("{name} = {}", strip(&expr)));
+                    }
+                }
+                "arith.constant" => {}
+                "memref.store" | "sdfg.push" => self.write(op)?,
+                "scf.if" => self.if_op(op)?,
+                "scf.for" => self.for_op(op)?,
+                _ => {
+                    let expr = self.op(op)?;
+                    let results = op.results();
+                    let [result] = results.as_slice() else {
+                        return Err(Unprintable {
+                            op,
+                            message:
+                                "has several results, which Python tasklet code cannot express"
+                                    .into(),
+                        });
+                    };
+                    if result.uses().len() == 1 {
+                        self.pending.push((key(result), expr));
+                    } else {
+                        self.flush();
+                        let name = self.temporary();
+                        self.emit_line(format!("{name} = {}", strip(&expr)));
+                        self.names.insert(key(result), name);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A store into a `by_ref` output (`o = v`, `o[i] = v`) or a push to
+    /// one (`s = v`).
+    fn write(&mut self, op: Op<'a>) -> Result<'a, ()> {
+        let operands = op.operands();
+        let (value, target, indices) = if op.is("sdfg.push") {
+            (&operands[1], &operands[0], &operands[2..])
+        } else {
+            (&operands[0], &operands[1], &operands[2..])
+        };
+        let Some(name) = self.names.get(&key(target)).cloned() else {
+            return Err(Unprintable {
+                op,
+                message: "writes something other than an output connector".into(),
+            });
+        };
+        let mut exprs = vec![(value, ty_of(value))];
+        exprs.extend(indices.iter().map(|v| (v, Some(Ty::Index))));
+        let printed = self.operands(op, &exprs)?;
+        self.flush();
+        let target = if indices.is_empty() {
+            name
+        } else {
+            format!("{name}[{}]", printed[1..].join(", "))
+        };
+        self.emit_line(format!("{target} = {}", strip(&printed[0])));
+        Ok(())
+    }
+
+    /// Prints a region's ops one level deeper (`pass` for none).
+    fn nested(&mut self, ops: Vec<Op<'a>>, yielded: &[String]) -> Result<'a, ()> {
+        self.depth += 1;
+        let before = self.lines.len();
+        self.block(ops, yielded, false)?;
+        self.flush();
+        if self.lines.len() == before {
+            self.emit_line("pass".into());
+        }
+        self.depth -= 1;
+        Ok(())
+    }
+
+    /// `scf.if` as an `if` statement; its results are temporaries that
+    /// both branches assign.
+    fn if_op(&mut self, op: Op<'a>) -> Result<'a, ()> {
+        let condition = op.operands();
+        let printed = self.operands(op, &[(&condition[0], None)])?;
+        self.flush();
+        let mut names = Vec::new();
+        for result in op.results() {
+            if ty_of(&result).is_none() {
+                return Err(Unprintable {
+                    op,
+                    message: "has a result type Python tasklet code cannot express".into(),
+                });
+            }
+            let name = self.temporary();
+            self.names.insert(key(&result), name.clone());
+            names.push(name);
+        }
+        self.emit_line(format!("if {}:", strip(&printed[0])));
+        self.nested(op.region_ops(0), &names)?;
+        let orelse = op.region_ops(1);
+        if orelse.iter().any(|o| !o.is("scf.yield")) || !names.is_empty() {
+            self.emit_line("else:".into());
+            self.nested(orelse, &names)?;
+        }
+        Ok(())
+    }
+
+    /// `scf.for` (without loop-carried values) as `for x in range(...)`.
+    fn for_op(&mut self, op: Op<'a>) -> Result<'a, ()> {
+        if !op.results().is_empty() {
+            return Err(Unprintable {
+                op,
+                message:
+                    "carries values through a loop, which the Python print does not express yet"
+                        .into(),
+            });
+        }
+        let operands = op.operands();
+        let step = operands[2]
+            .defining_op()
+            .filter(|c| c.is("arith.constant"))
+            .and_then(|c| c.attr("value"))
+            // SAFETY: the attribute is an integer attribute of a constant.
+            .map(|a| unsafe { mlirIntegerAttrGetValueInt(a) })
+            .filter(|n| *n > 0)
+            .ok_or_else(|| Unprintable {
+                op,
+                message: "has a step that is not a positive constant".into(),
+            })?;
+        let bounds = self.operands(
+            op,
+            &[
+                (&operands[0], Some(Ty::Index)),
+                (&operands[1], Some(Ty::Index)),
+            ],
+        )?;
+        self.flush();
+        let variable = self.temporary();
+        if let Some(induction) = op.region_args(0).first() {
+            self.names.insert(key(induction), variable.clone());
+        }
+        self.emit_line(format!(
+            "for {variable} in range({}, {}, {step}):",
+            strip(&bounds[0]),
+            strip(&bounds[1])
+        ));
+        self.nested(op.region_ops(0), &[])
+    }
 }
 
 /// Removes one pair of enclosing parentheses (when they match each other).
@@ -195,7 +340,7 @@ impl<'a> Printer<'a> {
     fn flush(&mut self) {
         for (value, expr) in std::mem::take(&mut self.pending) {
             let name = self.temporary();
-            self.lines.push(format!("{name} = {}", strip(&expr)));
+            self.emit_line(format!("{name} = {}", strip(&expr)));
             self.names.insert(value, name);
         }
     }
@@ -377,6 +522,9 @@ impl<'a> Printer<'a> {
                 let indices: Vec<(&Val<'a>, Option<Ty>)> =
                     operands[1..].iter().map(|v| (v, Some(Ty::Index))).collect();
                 let printed = self.operands(op, &indices)?;
+                if printed.is_empty() {
+                    return Ok(array);
+                }
                 Ok(format!("{array}[{}]", printed.join(", ")))
             }
             "sdfg.sym" => {

@@ -31,12 +31,21 @@
 //! explicit ops (`arith.sitofp`, `arith.extf`, ...), so the body and its
 //! Python print (`mlir_python`) translate back to the same operations.
 //!
-//! Code that is not straight-line arithmetic on the connectors (calls of
-//! unknown functions, statements other than assignments, stores into array
-//! connectors, streams, unsigned outputs, complex types, `if` statements,
+//! Statements may be nested: `if`/`elif`/`else` becomes `scf.if` (a name
+//! that has a value after both branches is one of its results) and
+//! `for x in range(...)` becomes `scf.for` (names the body reassigns are
+//! carried through it). Outputs whose memlet is dynamic, covers several
+//! elements or goes to a stream can be written by the body itself
+//! ([`translate_tasklet`] marks them `by_ref`): an assignment is then a
+//! `memref.store` through the memlet (or an `sdfg.push`), as DaCe's code
+//! writes through such connectors, so a tasklet may write them
+//! conditionally, element by element or several times.
+//!
+//! Other code (calls of unknown functions such as `print`, statements
+//! other than assignments, `if` and `for`, unsigned outputs, complex types,
 //! conditional expressions that would have to speculate loads or integer
 //! divisions) is not translated: the importer keeps it as Python text, and
-//! [`translate`] says why.
+//! [`translate_tasklet`] says why.
 
 use rustpython_parser::ast::{self, bigint::BigInt};
 use rustpython_parser::Parse;
@@ -219,12 +228,48 @@ fn signless(ty: &str) -> String {
     }
 }
 
+/// How a `by_ref` output connector of a tasklet is written (see
+/// `sdfg.tasklet`): through a memref of its memlet's subset, or by pushing
+/// to a stream.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RefType {
+    /// A memref of the subset: `Element(T)` is `memref<T>`, `Array` a
+    /// memref of the (squeezed) subset shape.
+    Memref(InputType),
+    /// A stream of the element type.
+    Stream(String),
+}
+
+impl RefType {
+    /// The MLIR type of the block argument.
+    pub fn mlir(&self) -> String {
+        match self {
+            RefType::Memref(InputType::Element(ty)) => format!("memref<{}>", signless(ty)),
+            RefType::Memref(other) => other.mlir(),
+            RefType::Stream(ty) => format!("!sdfg.stream<{ty}>"),
+        }
+    }
+}
+
+/// A translated tasklet body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Translation {
+    /// The body (its entry block, without the enclosing braces).
+    pub body: String,
+    /// Which outputs the body writes itself (`by_ref`).
+    pub by_ref: Vec<bool>,
+}
+
 /// What a tasklet's code can see.
 pub struct Signature<'a> {
     /// Input connectors, in the order of the tasklet's `ins`.
     pub inputs: Vec<(String, InputType)>,
     /// Output connectors and their element types, in the order of `outs`.
     pub outputs: Vec<(String, String)>,
+    /// For each output (or none, when empty), how it is written if the
+    /// code cannot be a value it yields: `None` for an output that can
+    /// only be yielded (a non-dynamic memlet to one element).
+    pub refs: Vec<Option<RefType>>,
     /// Whether a name is an integer symbol visible at the tasklet.
     pub is_symbol: &'a dyn Fn(&str) -> bool,
 }
@@ -286,13 +331,41 @@ impl V {
 #[derive(Clone, Debug)]
 enum Binding {
     Value(V),
-    Array(String, Ty, usize),
+    /// An array connector: the block argument, its element type, rank and
+    /// memref type, and whether the code may store into it.
+    Array {
+        arg: String,
+        element: Ty,
+        rank: usize,
+        memref: String,
+        writable: bool,
+    },
+    /// A `by_ref` output of one element: reading it loads, assigning it
+    /// stores.
+    Cell {
+        arg: String,
+        element: Ty,
+        memref: String,
+    },
+    /// A `by_ref` stream output: assigning it pushes.
+    Stream {
+        arg: String,
+        element: Ty,
+        stream: String,
+    },
 }
+
+/// A translated block of statements: its lines, the bindings after it and
+/// the names it assigned, in order.
+type Region = (Vec<String>, HashMap<String, Binding>, Vec<String>);
 
 struct Translator<'a> {
     signature: &'a Signature<'a>,
     lines: Vec<String>,
     names: HashMap<String, Binding>,
+    /// Every name assigned a value, in order (the order in which an `if`
+    /// statement's or a loop's values are merged).
+    assigned: Vec<String>,
     next: usize,
     /// Set when an op that must not run speculatively was emitted (a load
     /// or an integer division), to refuse conditional expressions over it.
@@ -330,17 +403,49 @@ pub fn float_text(value: f64, ty: Ty) -> String {
 /// body (its entry block, without the enclosing braces), or says why it
 /// cannot be translated.
 pub fn translate(code: &str, signature: &Signature<'_>) -> Result<String> {
+    translate_as(code, signature, false).map(|t| t.body)
+}
+
+/// Translates a tasklet's code: with every output yielded if the code
+/// allows it, otherwise with the outputs that have a [`RefType`] written
+/// by the body (`by_ref`), as DaCe's code writes through dynamic memlets,
+/// array connectors and streams.
+pub fn translate_tasklet(code: &str, signature: &Signature<'_>) -> Result<Translation> {
+    let values = translate_as(code, signature, false);
+    if values.is_ok() || signature.refs.iter().all(Option::is_none) {
+        return values;
+    }
+    translate_as(code, signature, true)
+}
+
+fn translate_as(code: &str, signature: &Signature<'_>, by_ref: bool) -> Result<Translation> {
     let suite = ast::Suite::parse(code, "<tasklet>").map_err(|e| format!("{}", e.error))?;
     let mut translator = Translator {
         signature,
         lines: Vec::new(),
         names: HashMap::new(),
+        assigned: Vec::new(),
         next: 0,
         unsafe_ops: false,
     };
-    let args = translator.bind_inputs()?;
+    let mut args = translator.bind_inputs()?;
+    let refs: Vec<Option<&RefType>> = (0..signature.outputs.len())
+        .map(|k| {
+            signature
+                .refs
+                .get(k)
+                .and_then(Option::as_ref)
+                .filter(|_| by_ref)
+        })
+        .collect();
+    args.extend(translator.bind_refs(&refs)?);
     let mut outputs = Vec::new();
-    for (name, ty) in &signature.outputs {
+    for ((name, ty), _) in signature
+        .outputs
+        .iter()
+        .zip(&refs)
+        .filter(|(_, r)| r.is_none())
+    {
         match Ty::parse(ty) {
             // The tasklet's result would have to be `uiN`, which no
             // arithmetic op yields.
@@ -354,7 +459,12 @@ pub fn translate(code: &str, signature: &Signature<'_>) -> Result<String> {
         translator.statement(statement)?;
     }
     let mut yielded = Vec::new();
-    for ((name, _), ty) in signature.outputs.iter().zip(&outputs) {
+    let value_outputs = signature
+        .outputs
+        .iter()
+        .zip(&refs)
+        .filter(|(_, r)| r.is_none());
+    for (((name, _), _), ty) in value_outputs.zip(&outputs) {
         let Some(Binding::Value(value)) = translator.names.get(name).cloned() else {
             return Err(format!("output \"{name}\" is not assigned a value"));
         };
@@ -375,7 +485,10 @@ pub fn translate(code: &str, signature: &Signature<'_>) -> Result<String> {
             types.join(", ")
         );
     }
-    Ok(body)
+    Ok(Translation {
+        body,
+        by_ref: refs.iter().map(Option::is_some).collect(),
+    })
 }
 
 /// The type DaCe's type inference would give `name` after running `code`
@@ -387,6 +500,7 @@ pub fn infer_type(code: &str, signature: &Signature<'_>, name: &str) -> Option<T
         signature,
         lines: Vec::new(),
         names: HashMap::new(),
+        assigned: Vec::new(),
         next: 0,
         unsafe_ops: false,
     };
@@ -396,7 +510,7 @@ pub fn infer_type(code: &str, signature: &Signature<'_>, name: &str) -> Option<T
     }
     match translator.names.get(name)? {
         Binding::Value(value) => Some(value.ty().unwrap_or(Ty::Int(64))),
-        Binding::Array(..) => None,
+        _ => None,
     }
 }
 
@@ -415,10 +529,54 @@ impl Translator<'_> {
                     Binding::Value(V::Ssa(arg, ty))
                 }
                 InputType::Array { element, shape } => {
-                    let ty = Ty::parse(element).ok_or_else(|| unsupported(element))?;
-                    Binding::Array(arg, ty, shape.len())
+                    let element = Ty::parse(element).ok_or_else(|| unsupported(element))?;
+                    Binding::Array {
+                        arg,
+                        element,
+                        rank: shape.len(),
+                        memref: ty.mlir(),
+                        writable: false,
+                    }
                 }
                 InputType::Opaque => return Err(format!("input \"{name}\" is not a value")),
+            };
+            self.names.insert(name.clone(), binding);
+        }
+        Ok(args)
+    }
+
+    /// Binds the `by_ref` outputs (those with a type in `refs`) to block
+    /// arguments after the inputs; returns the arguments.
+    fn bind_refs(&mut self, refs: &[Option<&RefType>]) -> Result<Vec<String>> {
+        let mut args = Vec::new();
+        let first = self.signature.inputs.len();
+        for ((name, _), ref_type) in self.signature.outputs.iter().zip(refs) {
+            let Some(ref_type) = ref_type else { continue };
+            let arg = format!("%arg{}", first + args.len());
+            let mlir = ref_type.mlir();
+            args.push(format!("{arg}: {mlir}"));
+            let unsupported = |t: &str| format!("output \"{name}\" has the unsupported type {t}");
+            let binding = match ref_type {
+                RefType::Memref(InputType::Element(element)) => Binding::Cell {
+                    arg,
+                    element: Ty::parse(element).ok_or_else(|| unsupported(element))?,
+                    memref: mlir,
+                },
+                RefType::Memref(InputType::Array { element, shape }) => Binding::Array {
+                    arg,
+                    element: Ty::parse(element).ok_or_else(|| unsupported(element))?,
+                    rank: shape.len(),
+                    memref: mlir,
+                    writable: true,
+                },
+                RefType::Memref(InputType::Opaque) => {
+                    return Err(format!("output \"{name}\" is not a value"))
+                }
+                RefType::Stream(element) => Binding::Stream {
+                    arg,
+                    element: Ty::parse(element).ok_or_else(|| unsupported(element))?,
+                    stream: mlir,
+                },
             };
             self.names.insert(name.clone(), binding);
         }
@@ -497,21 +655,26 @@ impl Translator<'_> {
             ast::Stmt::Assign(assign) => {
                 let value = self.expr(&assign.value)?;
                 for target in &assign.targets {
-                    self.bind(target, value.clone())?;
+                    self.assign_to(target, value.clone())?;
                 }
                 Ok(())
             }
             ast::Stmt::AugAssign(assign) => {
-                let ast::Expr::Name(target) = assign.target.as_ref() else {
-                    return Err("augmented assignment to something other than a name".into());
-                };
-                let current = self.name(target.id.as_str())?;
+                if !matches!(
+                    assign.target.as_ref(),
+                    ast::Expr::Name(_) | ast::Expr::Subscript(_)
+                ) {
+                    return Err(
+                        "augmented assignment to something other than a name or a subscript".into(),
+                    );
+                }
+                let current = self.expr(&assign.target)?;
                 let rhs = self.expr(&assign.value)?;
                 let value = self.binary(&assign.op, current, rhs)?;
-                self.names
-                    .insert(target.id.to_string(), Binding::Value(value));
-                Ok(())
+                self.assign_to(&assign.target, value)
             }
+            ast::Stmt::If(statement) => self.if_statement(statement),
+            ast::Stmt::For(statement) => self.for_statement(statement),
             ast::Stmt::Pass(_) => Ok(()),
             ast::Stmt::Expr(e) if matches!(e.value.as_ref(), ast::Expr::Constant(c) if matches!(c.value, ast::Constant::Str(_))) => {
                 Ok(())
@@ -523,24 +686,350 @@ impl Translator<'_> {
         }
     }
 
-    fn bind(&mut self, target: &ast::Expr, value: V) -> Result<()> {
+    /// Assigns `value` to `target`: binds a name, or stores into a
+    /// `by_ref` output (a push for a stream).
+    fn assign_to(&mut self, target: &ast::Expr, value: V) -> Result<()> {
         match target {
             ast::Expr::Name(name) => {
-                self.names
-                    .insert(name.id.to_string(), Binding::Value(value));
+                let id = name.id.as_str();
+                match self.names.get(id).cloned() {
+                    Some(Binding::Cell {
+                        arg,
+                        element,
+                        memref,
+                    }) => {
+                        let v = self.convert(&value, element)?;
+                        self.lines
+                            .push(format!("memref.store {v}, {arg}[] : {memref}"));
+                    }
+                    Some(Binding::Stream {
+                        arg,
+                        element,
+                        stream,
+                    }) => {
+                        let v = self.convert(&value, element)?;
+                        self.lines.push(format!("sdfg.push {arg}, {v} : {stream}"));
+                    }
+                    Some(Binding::Array { .. }) => {
+                        return Err(format!(
+                            "array connector \"{id}\" is assigned without a subscript"
+                        ))
+                    }
+                    Some(Binding::Value(_)) | None => {
+                        self.names.insert(id.to_string(), Binding::Value(value));
+                        self.assigned.push(id.to_string());
+                    }
+                }
                 Ok(())
             }
-            _ => Err("assignment to something other than a name".into()),
+            ast::Expr::Subscript(subscript) => {
+                let (arg, element, memref, indices) = self.subscript(subscript, true)?;
+                let v = self.convert(&value, element)?;
+                self.lines
+                    .push(format!("memref.store {v}, {arg}[{indices}] : {memref}"));
+                Ok(())
+            }
+            _ => Err("assignment to something other than a name or a subscript".into()),
         }
     }
 
+    /// Translates `statements` into lines of their own (a region's body),
+    /// starting from the current bindings; returns the lines, the bindings
+    /// after them and the names they assigned (in order).
+    fn region(&mut self, statements: &[ast::Stmt]) -> Result<Region> {
+        let outer_lines = std::mem::take(&mut self.lines);
+        let outer_names = self.names.clone();
+        let mark = self.assigned.len();
+        let result = statements.iter().try_for_each(|s| self.statement(s));
+        let lines = std::mem::replace(&mut self.lines, outer_lines);
+        let names = std::mem::replace(&mut self.names, outer_names);
+        let assigned = self.assigned.split_off(mark);
+        result?;
+        Ok((lines, names, assigned))
+    }
+
+    /// Appends `lines` (a region's body) one level deeper.
+    fn nest(&mut self, lines: Vec<String>) {
+        self.lines
+            .extend(lines.into_iter().map(|l| format!("  {l}")));
+    }
+
+    /// Converts `values` to `types` at the end of `lines` (a region's
+    /// body) and terminates it with `scf.yield`.
+    fn yield_values(&mut self, lines: &mut Vec<String>, values: &[V], types: &[Ty]) -> Result<()> {
+        let outer = std::mem::replace(&mut self.lines, std::mem::take(lines));
+        let mut names = Vec::new();
+        for (value, ty) in values.iter().zip(types) {
+            names.push(self.convert(value, *ty)?);
+        }
+        if names.is_empty() {
+            self.lines.push("scf.yield".into());
+        } else {
+            let types: Vec<String> = types.iter().map(|t| t.mlir()).collect();
+            self.lines.push(format!(
+                "scf.yield {} : {}",
+                names.join(", "),
+                types.join(", ")
+            ));
+        }
+        *lines = std::mem::replace(&mut self.lines, outer);
+        Ok(())
+    }
+
+    /// Binds `names` to the results `result` of an op with `count` results.
+    fn bind_results(&mut self, result: &str, names: &[String], types: &[Ty]) {
+        for (k, (name, ty)) in names.iter().zip(types).enumerate() {
+            let value = if names.len() == 1 {
+                result.to_string()
+            } else {
+                format!("{result}#{k}")
+            };
+            self.names
+                .insert(name.clone(), Binding::Value(V::Ssa(value, *ty)));
+            self.assigned.push(name.clone());
+        }
+    }
+
+    /// `if`/`elif`/`else` as `scf.if`. A name assigned in either branch
+    /// that has a value after both (assigned in both, or assigned in one
+    /// and bound before) is a result of the `scf.if`, in the order of
+    /// first assignment; stores and pushes stay in their branch.
+    fn if_statement(&mut self, statement: &ast::StmtIf) -> Result<()> {
+        let test = self.expr(&statement.test)?;
+        let condition = self.convert(&test, Ty::Bool)?;
+        let (mut then_lines, then_names, then_assigned) = self.region(&statement.body)?;
+        let (mut else_lines, else_names, else_assigned) = self.region(&statement.orelse)?;
+        let mut merged: Vec<String> = Vec::new();
+        for name in then_assigned.iter().chain(&else_assigned) {
+            if merged.contains(name) {
+                continue;
+            }
+            let both = [&then_names, &else_names]
+                .iter()
+                .all(|names| matches!(names.get(name), Some(Binding::Value(_))));
+            if both {
+                merged.push(name.clone());
+            }
+        }
+        let value = |names: &HashMap<String, Binding>, name: &String| match names.get(name) {
+            Some(Binding::Value(v)) => v.clone(),
+            _ => V::literal(0),
+        };
+        let then_values: Vec<V> = merged.iter().map(|n| value(&then_names, n)).collect();
+        let else_values: Vec<V> = merged.iter().map(|n| value(&else_names, n)).collect();
+        let types: Vec<Ty> = then_values
+            .iter()
+            .zip(&else_values)
+            .map(|(a, b)| unify(a.ty(), b.ty()))
+            .collect();
+        self.yield_values(&mut then_lines, &then_values, &types)?;
+        self.yield_values(&mut else_lines, &else_values, &types)?;
+        let type_list: Vec<String> = types.iter().map(|t| t.mlir()).collect();
+        let result = format!("%{}", self.next);
+        let head = match merged.len() {
+            0 => format!("scf.if {condition} {{"),
+            1 => {
+                self.next += 1;
+                format!("{result} = scf.if {condition} -> ({}) {{", type_list[0])
+            }
+            n => {
+                self.next += 1;
+                format!(
+                    "{result}:{n} = scf.if {condition} -> ({}) {{",
+                    type_list.join(", ")
+                )
+            }
+        };
+        self.lines.push(head);
+        self.nest(then_lines);
+        if statement.orelse.is_empty() && merged.is_empty() {
+            self.lines.push("}".into());
+        } else {
+            self.lines.push("} else {".into());
+            self.nest(else_lines);
+            self.lines.push("}".into());
+        }
+        self.bind_results(&result, &merged, &types);
+        Ok(())
+    }
+
+    /// `for x in range(...)` as `scf.for`: the loop variable is an `i64`
+    /// (as DaCe's C++ loop declares it), the names the body assigns that
+    /// have a value before the loop are carried through it with that
+    /// value's type.
+    fn for_statement(&mut self, statement: &ast::StmtFor) -> Result<()> {
+        let ast::Expr::Name(variable) = statement.target.as_ref() else {
+            return Err("a for loop whose target is not a name".into());
+        };
+        let ast::Expr::Call(call) = statement.iter.as_ref() else {
+            return Err("a for loop over something other than range(...)".into());
+        };
+        if dotted(&call.func).as_deref() != Some("range") || !call.keywords.is_empty() {
+            return Err("a for loop over something other than range(...)".into());
+        }
+        if !statement.orelse.is_empty() {
+            return Err("a for loop with an else clause".into());
+        }
+        let (start, stop, step) = match call.args.as_slice() {
+            [stop] => (None, stop, None),
+            [start, stop] => (Some(start), stop, None),
+            [start, stop, step] => (Some(start), stop, Some(step)),
+            _ => return Err("range(...) takes one to three arguments".into()),
+        };
+        let step = match step {
+            None => 1,
+            Some(step) => match self.expr(step)? {
+                V::Const(Num::Int(n), _) if n > 0 => n,
+                _ => return Err("a range step that is not a positive integer literal".into()),
+            },
+        };
+        let start = match start {
+            Some(start) => self.expr(start)?,
+            None => V::literal(0),
+        };
+        let stop = self.expr(stop)?;
+        for bound in [&start, &stop] {
+            if bound.ty().is_some_and(Ty::is_float) {
+                return Err("a float range bound".into());
+            }
+        }
+        let lower = self.convert(&start, Ty::Index)?;
+        let upper = self.convert(&stop, Ty::Index)?;
+        let step = self.constant(Num::Int(step), Ty::Index);
+        let mut carried: Vec<String> = Vec::new();
+        assigned_names(&statement.body, &mut carried);
+        carried.retain(|n| n != variable.id.as_str());
+        let carried: Vec<(String, V)> = carried
+            .into_iter()
+            .filter_map(|n| match self.names.get(&n) {
+                Some(Binding::Value(v)) => Some((n, v.clone())),
+                _ => None,
+            })
+            .collect();
+        let types: Vec<Ty> = carried.iter().map(|(_, v)| literal_type(v.ty())).collect();
+        let mut inits = Vec::new();
+        for ((_, value), ty) in carried.iter().zip(&types) {
+            inits.push(self.convert(value, *ty)?);
+        }
+        let result = format!("%{}", self.next);
+        if !carried.is_empty() {
+            self.next += 1;
+        }
+        let induction = format!("%{}", self.next);
+        self.next += 1;
+        let outer = self.names.clone();
+        let mut iter_args = Vec::new();
+        for ((name, _), (init, ty)) in carried.iter().zip(inits.iter().zip(&types)) {
+            let arg = format!("%{}", self.next);
+            self.next += 1;
+            iter_args.push(format!("{arg} = {init}"));
+            self.names
+                .insert(name.clone(), Binding::Value(V::Ssa(arg, *ty)));
+        }
+        let outer_lines = std::mem::take(&mut self.lines);
+        let counter = self.emit(
+            Ty::Int(64),
+            format!("arith.index_cast {induction} : index to i64"),
+        );
+        let mut lines = std::mem::replace(&mut self.lines, outer_lines);
+        self.names
+            .insert(variable.id.to_string(), Binding::Value(counter));
+        let (body, names, _) = self.region(&statement.body)?;
+        lines.extend(body);
+        self.names = outer;
+        let values: Vec<V> = carried
+            .iter()
+            .map(|(n, v)| match names.get(n) {
+                Some(Binding::Value(v)) => v.clone(),
+                _ => v.clone(),
+            })
+            .collect();
+        self.yield_values(&mut lines, &values, &types)?;
+        let type_list: Vec<String> = types.iter().map(|t| t.mlir()).collect();
+        let head = format!("scf.for {induction} = {lower} to {upper} step {step}");
+        self.lines.push(match carried.len() {
+            0 => format!("{head} {{"),
+            n => format!(
+                "{result}{} = {head} iter_args({}) -> ({}) {{",
+                if n == 1 {
+                    String::new()
+                } else {
+                    format!(":{n}")
+                },
+                iter_args.join(", "),
+                type_list.join(", ")
+            ),
+        });
+        self.nest(lines);
+        self.lines.push("}".into());
+        let names: Vec<String> = carried.into_iter().map(|(n, _)| n).collect();
+        self.bind_results(&result, &names, &types);
+        Ok(())
+    }
+
+    /// The block argument, element type, memref type and index list of a
+    /// subscript of an array connector (`store`: one the code writes).
+    fn subscript(
+        &mut self,
+        s: &ast::ExprSubscript,
+        store: bool,
+    ) -> Result<(String, Ty, String, String)> {
+        let ast::Expr::Name(name) = s.value.as_ref() else {
+            return Err("subscript of something other than a connector".into());
+        };
+        let Some(Binding::Array {
+            arg,
+            element,
+            rank,
+            memref,
+            writable,
+        }) = self.names.get(name.id.as_str()).cloned()
+        else {
+            return Err(format!("\"{}\" is not an array connector", name.id));
+        };
+        if store && !writable {
+            return Err(format!("input \"{}\" is written", name.id));
+        }
+        let indices: Vec<&ast::Expr> = match s.slice.as_ref() {
+            ast::Expr::Tuple(t) => t.elts.iter().collect(),
+            other => vec![other],
+        };
+        if indices.len() != rank {
+            return Err(format!(
+                "\"{}\" has {rank} dimensions but is subscripted with {}",
+                name.id,
+                indices.len()
+            ));
+        }
+        let mut names = Vec::new();
+        for index in indices {
+            let value = self.expr(index)?;
+            if value.ty().is_some_and(Ty::is_float) {
+                return Err("a float subscript".into());
+            }
+            names.push(self.convert(&value, Ty::Index)?);
+        }
+        Ok((arg, element, memref, names.join(", ")))
+    }
+
     fn name(&mut self, id: &str) -> Result<V> {
-        match self.names.get(id) {
-            Some(Binding::Value(v)) => return Ok(v.clone()),
-            Some(Binding::Array(..)) => {
+        match self.names.get(id).cloned() {
+            Some(Binding::Value(v)) => return Ok(v),
+            Some(Binding::Array { .. }) => {
                 return Err(format!(
                     "array connector \"{id}\" is used without a subscript"
                 ))
+            }
+            Some(Binding::Cell {
+                arg,
+                element,
+                memref,
+            }) => {
+                self.unsafe_ops = true;
+                return Ok(self.emit(element, format!("memref.load {arg}[] : {memref}")));
+            }
+            Some(Binding::Stream { .. }) => {
+                return Err(format!("stream output \"{id}\" is read"));
             }
             None => {}
         }
@@ -634,45 +1123,9 @@ impl Translator<'_> {
                 Ok(V::Const(Num::Float(value), Some(Ty::Float(64))))
             }
             ast::Expr::Subscript(s) => {
-                let ast::Expr::Name(name) = s.value.as_ref() else {
-                    return Err("subscript of something other than a connector".into());
-                };
-                let Some(Binding::Array(array, element, rank)) =
-                    self.names.get(name.id.as_str()).cloned()
-                else {
-                    return Err(format!("\"{}\" is not an array connector", name.id));
-                };
-                let indices: Vec<&ast::Expr> = match s.slice.as_ref() {
-                    ast::Expr::Tuple(t) => t.elts.iter().collect(),
-                    other => vec![other],
-                };
-                if indices.len() != rank {
-                    return Err(format!(
-                        "\"{}\" has {rank} dimensions but is subscripted with {}",
-                        name.id,
-                        indices.len()
-                    ));
-                }
-                let mut names = Vec::new();
-                for index in indices {
-                    let value = self.expr(index)?;
-                    if value.ty().is_some_and(Ty::is_float) {
-                        return Err("a float subscript".into());
-                    }
-                    names.push(self.convert(&value, Ty::Index)?);
-                }
+                let (arg, element, memref, indices) = self.subscript(s, false)?;
                 self.unsafe_ops = true;
-                let memref = self
-                    .signature
-                    .inputs
-                    .iter()
-                    .find(|(n, _)| n == name.id.as_str())
-                    .map(|(_, t)| t.mlir())
-                    .unwrap_or_default();
-                Ok(self.emit(
-                    element,
-                    format!("memref.load {array}[{}] : {memref}", names.join(", ")),
-                ))
+                Ok(self.emit(element, format!("memref.load {arg}[{indices}] : {memref}")))
             }
             _ => Err("unsupported expression".into()),
         }
@@ -1031,6 +1484,33 @@ fn literal(n: &BigInt) -> Result<V> {
         .map_err(|_| "integer literal out of the 64-bit range".into())
 }
 
+/// The names `statements` assign (also in nested blocks), in order.
+fn assigned_names(statements: &[ast::Stmt], out: &mut Vec<String>) {
+    for statement in statements {
+        let targets: Vec<&ast::Expr> = match statement {
+            ast::Stmt::Assign(a) => a.targets.iter().collect(),
+            ast::Stmt::AugAssign(a) => vec![a.target.as_ref()],
+            ast::Stmt::If(i) => {
+                assigned_names(&i.body, out);
+                assigned_names(&i.orelse, out);
+                Vec::new()
+            }
+            ast::Stmt::For(f) => {
+                assigned_names(&f.body, out);
+                Vec::new()
+            }
+            _ => Vec::new(),
+        };
+        for target in targets {
+            if let ast::Expr::Name(n) = target {
+                if !out.iter().any(|o| o == n.id.as_str()) {
+                    out.push(n.id.to_string());
+                }
+            }
+        }
+    }
+}
+
 /// `a.b.c` for a chain of attribute accesses on a name.
 fn dotted(e: &ast::Expr) -> Option<String> {
     match e {
@@ -1058,6 +1538,7 @@ mod tests {
                 .iter()
                 .map(|(n, t)| (n.to_string(), t.to_string()))
                 .collect(),
+            refs: Vec::new(),
             is_symbol,
         }
     }
@@ -1118,13 +1599,39 @@ mod tests {
     }
 
     #[test]
+    fn outputs_written_on_some_paths_become_by_ref() {
+        let none = |_: &str| false;
+        let mut sig = signature(&[("a", element("f64"))], &[("b", "f64")], &none);
+        let both = translate_tasklet("if a > 0:\n    b = a\nelse:\n    b = 0", &sig).unwrap();
+        assert_eq!(both.by_ref, vec![false], "{}", both.body);
+        assert!(both.body.contains("= scf.if"), "{}", both.body);
+        assert!(translate_tasklet("if a > 0:\n    b = a", &sig).is_err());
+        sig.refs = vec![Some(RefType::Memref(element("f32")))];
+        let some = translate_tasklet("if a > 0:\n    b = a", &sig).unwrap();
+        assert_eq!(some.by_ref, vec![true]);
+        assert!(
+            some.body
+                .starts_with("^bb0(%arg0: f64, %arg1: memref<f32>):"),
+            "{}",
+            some.body
+        );
+        assert!(some.body.contains("arith.truncf"), "{}", some.body);
+        assert!(some.body.contains("memref.store"), "{}", some.body);
+        sig.refs = vec![Some(RefType::Stream("f64".into()))];
+        let pushes = translate_tasklet("for k in range(3):\n    b = a * k", &sig).unwrap();
+        assert!(pushes.body.contains("scf.for"), "{}", pushes.body);
+        assert!(pushes.body.contains("sdfg.push %arg1"), "{}", pushes.body);
+    }
+
+    #[test]
     fn untranslatable_code_says_why() {
         let none = |_: &str| false;
         let sig = signature(&[("a", element("f64"))], &[("b", "f64")], &none);
         let reason = |code: &str| translate(code, &sig).unwrap_err();
         assert!(reason("b = foo(a)").contains("unsupported function"));
         assert!(reason("b = a + N").contains("unknown name \"N\""));
-        assert!(reason("if a > 0:\n    b = a\nelse:\n    b = 0").contains("not an assignment"));
+        assert!(reason("while a > 0:\n    b = a").contains("not an assignment"));
+        assert!(reason("if a > 0:\n    b = a").contains("output \"b\" is not assigned"));
         assert!(reason("c = a").contains("output \"b\" is not assigned"));
         assert!(reason("b = (").contains("unexpected"));
         let unsigned = signature(&[("a", element("ui32"))], &[("b", "ui32")], &none);

@@ -31,6 +31,9 @@ const SNIPPETS: &[&str] = &[
     "o = -math.inf * x + math.nan\np = int(-2.7)",
     "o = w[u] + u / 2 + dace.float64(u)\np = (u >> 1) % 3 + min(u, 4) + (1 if u < 7 else 0)",
     "o = x\np = dace.int64(u) + i + dace.uint32(x)",
+    "if x > 1.0:\n    o = x\nelse:\n    o = a\np = i",
+    "t = x\nif i > 0:\n    t = t * 2\nelif i < -1:\n    t = 0\n    s = 1\no = t\np = i",
+    "p = i\nif a < x:\n    p = 2\n    if u > 3:\n        p = p + 1\no = w[p]",
 ];
 
 fn signature(is_symbol: &dyn Fn(&str) -> bool) -> Signature<'_> {
@@ -50,6 +53,7 @@ fn signature(is_symbol: &dyn Fn(&str) -> bool) -> Signature<'_> {
             ),
         ],
         outputs: vec![("o".into(), "f64".into()), ("p".into(), "i32".into())],
+        refs: Vec::new(),
         is_symbol,
     }
 }
