@@ -534,10 +534,18 @@ impl<'a> Function<'a, '_> {
                 Some(1) => "C++",
                 _ => "Python",
             };
-            let first = code.lines().next().unwrap_or_default();
+            let first = code
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or_default();
+            let why = tasklet
+                .str_attr("sdfg.untranslated")
+                .map(|r| format!(": {r}"))
+                .unwrap_or_default();
             return fail(
                 tasklet,
-                format!("tasklet `{label}` has {language} code the importer could not translate to MLIR (`{first}`)"),
+                format!("tasklet `{label}` has {language} code the importer could not translate to MLIR (`{first}`){why}"),
             );
         }
         if !tasklet.has_body(0) {

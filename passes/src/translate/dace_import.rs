@@ -395,11 +395,13 @@ fn constants_text(path: &str, constants: &dace::Constants) -> Result<String> {
     ))
 }
 
-/// ` attributes {dace.code_global = .., ..}` for a tasklet's global,
-/// initialisation and finalisation code (C++) and its state fields, which
-/// the dialect keeps as discardable attributes for export.
-fn tasklet_state_attributes(attrs: &dace::TaskletAttributes) -> String {
-    let mut entries = Vec::new();
+/// ` attributes {sdfg.untranslated = .., dace.code_global = .., ..}` for a
+/// tasklet whose code stays foreign: why it was not translated (for the
+/// lowering's diagnostic), its global, initialisation and finalisation code
+/// (C++) and its state fields, which the dialect keeps as discardable
+/// attributes for export.
+fn tasklet_state_attributes(attrs: &dace::TaskletAttributes, untranslated: &str) -> String {
+    let mut entries = vec![format!("sdfg.untranslated = {}", lit(untranslated))];
     for (name, code) in [
         ("code_global", &attrs.code_global),
         ("code_init", &attrs.code_init),
@@ -415,11 +417,7 @@ fn tasklet_state_attributes(attrs: &dace::TaskletAttributes) -> String {
             string_list(&attrs.state_fields)
         ));
     }
-    if entries.is_empty() {
-        String::new()
-    } else {
-        format!(" attributes {{{}}}", entries.join(", "))
-    }
+    format!(" attributes {{{}}}", entries.join(", "))
 }
 
 /// Maps a DaCe lambda onto a named write-conflict resolution.
@@ -1811,12 +1809,16 @@ impl Printer {
                             )
                         }
                     };
-                    let body = if language == "python" {
-                        self.python_body(info, i, sources, containers, &results)
-                    } else {
-                        None
+                    // C++ made of plain assignments is translated as the
+                    // Python it reads as.
+                    let python = match language {
+                        "python" => Ok(attrs.code.string_data.clone()),
+                        _ => python_tasklet::cpp_as_python(&attrs.code.string_data),
                     };
-                    if let Some(body) = &body {
+                    let body = python.and_then(|code| {
+                        self.python_body(info, i, sources, containers, &results, &code)
+                    });
+                    if let Ok(body) = &body {
                         for (out, by_ref) in outs.iter_mut().zip(&body.by_ref) {
                             if *by_ref {
                                 out.push_str(" by_ref");
@@ -1837,7 +1839,7 @@ impl Printer {
                         lit(&node.label)
                     );
                     match body {
-                        Some(body) => {
+                        Ok(body) => {
                             self.line(indent, &format!("{head} {{"));
                             for line in body.body.lines() {
                                 match line.strip_prefix("  ") {
@@ -1847,12 +1849,12 @@ impl Printer {
                             }
                             self.line(indent, "}");
                         }
-                        None => self.line(
+                        Err(reason) => self.line(
                             indent,
                             &format!(
                                 "{head} code {language} {}{}",
                                 lit(&attrs.code.string_data),
-                                tasklet_state_attributes(attrs)
+                                tasklet_state_attributes(attrs, &reason)
                             ),
                         ),
                     }
@@ -1969,9 +1971,9 @@ impl Printer {
         Ok(ins)
     }
 
-    /// The MLIR body of Python tasklet `i` whose outputs are `results`, if
-    /// its code translates (see [`super::python_tasklet`]); `None` keeps
-    /// the code as Python.
+    /// The MLIR body of tasklet `i` whose outputs are `results`, if its
+    /// Python `code` translates (see [`super::python_tasklet`]); `None`
+    /// keeps the code as it is.
     fn python_body(
         &self,
         info: &StateInfo<'_>,
@@ -1979,16 +1981,18 @@ impl Printer {
         sources: &HashMap<(usize, String), Source>,
         containers: &HashMap<String, Source>,
         results: &[(String, String)],
-    ) -> Option<Translation> {
+        code: &str,
+    ) -> std::result::Result<Translation, String> {
         let dace::Node::Tasklet(node) = info.node(i) else {
-            return None;
+            return Err("not a tasklet".into());
         };
         let attrs = &node.attributes;
         let extra_code = [&attrs.code_global, &attrs.code_init, &attrs.code_exit];
         if extra_code.iter().any(|c| !c.string_data.trim().is_empty()) {
-            return None;
+            return Err("the tasklet has global, init or exit code".into());
         }
-        let inputs = Self::tasklet_inputs(info, i, sources)?;
+        let inputs = Self::tasklet_inputs(info, i, sources)
+            .ok_or("the type of an input connector is unknown")?;
         let scope_symbols = Self::scope_symbols(info, i);
         let is_symbol =
             |name: &str| scope_symbols.contains(name) || self.int_symbols.contains(name);
@@ -2002,7 +2006,7 @@ impl Printer {
             refs,
             is_symbol: &is_symbol,
         };
-        python_tasklet::translate_tasklet(&attrs.code.string_data, &signature).ok()
+        python_tasklet::translate_tasklet(code, &signature)
     }
 
     /// How output `conn` of tasklet `i` can be written by its body when

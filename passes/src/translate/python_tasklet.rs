@@ -418,6 +418,72 @@ pub fn translate_tasklet(code: &str, signature: &Signature<'_>) -> Result<Transl
     translate_as(code, signature, true)
 }
 
+/// The Python statements that C++ tasklet code made only of assignments
+/// means (`b = k * a;`, `out = min(a, c);`, `x += 1;`). DaCe's C++
+/// tasklets are often just that, and such expressions read the same in
+/// both languages under the C++ semantics this translation follows. Says
+/// why not for anything else: declarations, pointers, control flow, calls
+/// such as `printf`, literal suffixes, the ternary and the logical
+/// operators.
+pub fn cpp_as_python(code: &str) -> Result<String> {
+    let statements: Vec<&str> = code.trim().split(';').map(str::trim).collect();
+    let Some((last, statements)) = statements.split_last() else {
+        return Err("empty C++ code".into());
+    };
+    if !last.is_empty() || statements.is_empty() {
+        return Err("C++ code that is not a sequence of statements ending in ';'".into());
+    }
+    let mut lines = Vec::new();
+    for statement in statements {
+        let not_plain = || format!("the C++ statement `{statement}` is not a plain assignment");
+        let bytes = statement.as_bytes();
+        let at = (0..bytes.len())
+            .find(|&k| {
+                bytes[k] == b'='
+                    && bytes.get(k + 1) != Some(&b'=')
+                    && !(k > 0 && b"=<>!".contains(&bytes[k - 1]))
+            })
+            .ok_or_else(not_plain)?;
+        let (mut target, value) = (statement[..at].trim_end(), statement[at + 1..].trim());
+        let mut op = "";
+        if let Some(t) = target.strip_suffix(['+', '-', '*', '/', '%']) {
+            op = &target[t.len()..];
+            target = t.trim_end();
+        }
+        let identifier = |t: &str| {
+            t.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        if !identifier(target) {
+            return Err(not_plain());
+        }
+        let forbidden = [
+            "&&", "||", "?", "::", "->", "\"", "'", "{", "}", "#", "//", "/*",
+        ];
+        let logical_not = value
+            .char_indices()
+            .any(|(k, c)| c == '!' && !value[k + 1..].starts_with('='));
+        if value.is_empty() || logical_not || forbidden.iter().any(|f| value.contains(f)) {
+            return Err(not_plain());
+        }
+        // Numeric literals must mean the same in Python: no suffixes (`1.0f`,
+        // `2u`), no hexadecimal or octal spellings.
+        for token in value.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.')) {
+            let numeric = token.starts_with(|c: char| c.is_ascii_digit() || c == '.');
+            let octal = token.len() > 1 && token.starts_with('0') && !token.starts_with("0.");
+            if numeric
+                && (octal || (token.parse::<i64>().is_err() && token.parse::<f64>().is_err()))
+            {
+                return Err(format!("the C++ literal `{token}` has no Python spelling"));
+            }
+        }
+        lines.push(format!("{target} {op}= {value}"));
+    }
+    Ok(lines.join("\n"))
+}
+
 fn translate_as(code: &str, signature: &Signature<'_>, by_ref: bool) -> Result<Translation> {
     let suite = ast::Suite::parse(code, "<tasklet>").map_err(|e| format!("{}", e.error))?;
     let mut translator = Translator {
@@ -679,8 +745,12 @@ impl Translator<'_> {
             ast::Stmt::Expr(e) if matches!(e.value.as_ref(), ast::Expr::Constant(c) if matches!(c.value, ast::Constant::Str(_))) => {
                 Ok(())
             }
+            ast::Stmt::Expr(e) => Err(format!(
+                "the expression statement at offset {} (a call such as print) has only side effects, which a tasklet body cannot express",
+                u32::from(ast::Ranged::start(e))
+            )),
             other => Err(format!(
-                "the statement at offset {} is not an assignment",
+                "the statement at offset {} is not an assignment, if or for",
                 u32::from(ast::Ranged::start(other))
             )),
         }
@@ -1621,6 +1691,30 @@ mod tests {
         let pushes = translate_tasklet("for k in range(3):\n    b = a * k", &sig).unwrap();
         assert!(pushes.body.contains("scf.for"), "{}", pushes.body);
         assert!(pushes.body.contains("sdfg.push %arg1"), "{}", pushes.body);
+    }
+
+    #[test]
+    fn plain_cpp_assignments_read_as_python() {
+        assert_eq!(cpp_as_python("\n  b = k * a;\n  ").unwrap(), "b = k * a");
+        assert_eq!(
+            cpp_as_python("x += 1; y = min(x, 2.5);").unwrap(),
+            "x += 1\ny = min(x, 2.5)"
+        );
+        assert_eq!(cpp_as_python("c = a != b;").unwrap(), "c = a != b");
+        for bad in [
+            "b = a",
+            "int b = a;",
+            "b = a ? 1 : 2;",
+            "b = 1.0f;",
+            "b = !a;",
+            "b = a && c;",
+            "b = 0x10;",
+            "b = 010;",
+            "printf(\"x\");",
+            "if (a) b = 1;",
+        ] {
+            assert!(cpp_as_python(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
