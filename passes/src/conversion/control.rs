@@ -12,6 +12,7 @@ use sdfg_dialect::ir::Op;
 use sdfg_dialect::{Memlet, CONTROL_FLOW_BLOCKS};
 use sdfg_symbolic::{parse, parse_subset, Expr};
 
+use super::lifetimes::Cfg;
 use super::sdfg_to_scf::{
     assigned_symbols, fail, parse_expr, Failure, Function, Placement, Result,
 };
@@ -281,11 +282,20 @@ impl<'a> Function<'a, '_> {
     /// it by branching to `exit`.
     pub(super) fn lower_cfg(&mut self, owner: Op<'a>, exit: &str, jumps: &Jumps) -> Result<'a, ()> {
         let ops = owner.region_ops(0);
-        let blocks: Vec<Op> = ops
+        let mut blocks: Vec<Op> = ops
             .iter()
             .copied()
             .filter(|o| CONTROL_FLOW_BLOCKS.contains(&o.name()))
             .collect();
+        // A transient living across states is allocated by its first one,
+        // which must be lowered before the others: dominators first.
+        let spans_here = self
+            .placements
+            .values()
+            .any(|p| matches!(p, Placement::Span { first, .. } if first.parent() == Some(owner)));
+        if spans_here {
+            blocks = Cfg::of(owner).reverse_post_order();
+        }
         let edges: Vec<Op> = ops.iter().copied().filter(|o| o.is("sdfg.edge")).collect();
         let Some(start) = blocks.first() else {
             self.body.line(format!("cf.br {exit}"));
@@ -479,6 +489,20 @@ impl<'a> Function<'a, '_> {
         Ok(())
     }
 
+    /// The transients whose `Placement::Span` starts at `state`, with the
+    /// state that ends it.
+    fn spans_from(&self, state: Op<'a>) -> Vec<(Op<'a>, Op<'a>)> {
+        self.sdfg
+            .region_ops(0)
+            .into_iter()
+            .filter(|o| o.is("sdfg.alloc"))
+            .filter_map(|o| match self.placements.get(o.str_attr("name")?) {
+                Some(Placement::Span { first, last }) if *first == state => Some((o, *last)),
+                _ => None,
+            })
+            .collect()
+    }
+
     pub(super) fn lower_state(&mut self, state: Op<'a>) -> Result<'a, ()> {
         let mut env = self.symbol_env();
         let owned = self.owned_transients(Placement::State(state));
@@ -487,10 +511,23 @@ impl<'a> Function<'a, '_> {
             let data = self.allocate_scoped(alloc, &env, &mut frees, true)?;
             self.containers.by_name.insert(data.name.clone(), data);
         }
+        for (alloc, last) in self.spans_from(state) {
+            let mut span = Vec::new();
+            let data = self.allocate_scoped(alloc, &env, &mut span, false)?;
+            self.containers.by_name.insert(data.name.clone(), data);
+            self.span_frees
+                .entry(last.raw().ptr as usize)
+                .or_default()
+                .extend(span);
+        }
         let ops = state.region_ops(0);
         self.lower_dataflow(&ops, &mut env, &[])?;
-        for allocation in frees {
-            self.release(&allocation);
+        let ended = self
+            .span_frees
+            .remove(&(state.raw().ptr as usize))
+            .unwrap_or_default();
+        for allocation in frees.iter().chain(&ended) {
+            self.release(allocation);
         }
         Ok(())
     }

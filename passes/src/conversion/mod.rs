@@ -5,6 +5,7 @@ mod by_ref;
 mod control;
 mod dataflow;
 pub(crate) mod library;
+mod lifetimes;
 mod references;
 pub mod sdfg_to_scf;
 mod streams;

@@ -60,6 +60,7 @@ use sdfg_symbolic::{parse, parse_subset, Expr, Range, Subset};
 
 use super::by_ref::Rewrite;
 use super::control::{symbols_read_before_assigned, Jumps};
+use super::lifetimes;
 use super::streams;
 use super::text::{Body, DataReader, IndexEmitter};
 pub use super::types::Elem;
@@ -542,6 +543,10 @@ pub(super) enum Placement<'a> {
     /// At the start of this state, freed at its end (a transient whose
     /// size depends on symbols assigned between states).
     State(Op<'a>),
+    /// At the start of the first state, freed at the end of the last: a
+    /// transient sized by assigned symbols that several states use (see
+    /// `lifetimes.rs`).
+    Span { first: Op<'a>, last: Op<'a> },
 }
 
 /// The containers of the function being lowered, by name.
@@ -644,6 +649,9 @@ pub(super) struct Function<'a, 'm> {
     /// Transients allocated inside a parallel loop's body: each iteration
     /// has its own, so writes to them need no atomics.
     pub(super) iteration_private: BTreeSet<String>,
+    /// Allocations of `Placement::Span` transients, to free at the end of
+    /// their last state (by the state's op pointer).
+    pub(super) span_frees: HashMap<usize, Vec<Allocation>>,
 }
 
 /// A heap allocation to release at the end of its scope.
@@ -675,6 +683,7 @@ pub(super) fn lower_function<'a>(
         frees: Vec::new(),
         shared_arguments: shared,
         iteration_private: BTreeSet::new(),
+        span_frees: HashMap::new(),
     };
     f.body.set_indent(1);
     let (signature, free) = f.signature(nested, shared)?;
@@ -783,12 +792,17 @@ impl<'a> Function<'a, '_> {
                 let chain: Vec<Op> = scope_chain(user);
                 scopes.push((user.ancestor("sdfg.state"), chain));
             }
-            let sized_by_assigned = layout(value.ty()).is_ok_and(|l| {
-                l.shape
-                    .iter()
-                    .chain(&l.strides)
-                    .any(|e| e.free_symbols().iter().any(|s| assigned.contains(s)))
-            });
+            let size_symbols: BTreeSet<String> = layout(value.ty())
+                .map(|l| {
+                    l.shape
+                        .iter()
+                        .chain(&l.strides)
+                        .flat_map(|e| e.free_symbols())
+                        .filter(|s| assigned.contains(s))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let sized_by_assigned = !size_symbols.is_empty();
             let placement = match scopes.split_first() {
                 Some(((state, first), rest)) if scoped => {
                     let mut common = first.clone();
@@ -804,6 +818,15 @@ impl<'a> Function<'a, '_> {
                         (Some(m), _) => Placement::Scope(*m),
                         (None, Some(state)) if one_state && sized_by_assigned => {
                             Placement::State(*state)
+                        }
+                        (None, Some(_)) if sized_by_assigned => {
+                            let states: Option<Vec<Op>> = scopes.iter().map(|(s, _)| *s).collect();
+                            states
+                                .and_then(|states| lifetimes::span(&states, &size_symbols))
+                                .map_or(Placement::Function, |(first, last)| Placement::Span {
+                                    first,
+                                    last,
+                                })
                         }
                         _ => Placement::Function,
                     }

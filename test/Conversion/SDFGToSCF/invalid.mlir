@@ -112,3 +112,29 @@ sdfg.sdfg @reference_to_map_local(%B: !sdfg.array<f64 ["N", "2"]> as "B") symbol
     %b = sdfg.access %B writes(%m["0:N, 0:2"] : !sdfg.array<f64 ["N", "2"]>) : !sdfg.array<f64 ["N", "2"]>
   }
 }
+
+// -----
+
+// A transient sized by an assigned symbol whose value changes between the
+// two states that use it (an assignment on the edge between them): no
+// lifetime fits (lifetimes.rs), so its size is unknown where it would be
+// allocated.
+sdfg.sdfg @resized(%out: !sdfg.array<i64 ["5"]> as "out") symbols {i = i64} {
+  // expected-error @+1 {{transient `tmp`: size: symbol `i` has no value here}}
+  %tmp = sdfg.alloc "tmp" : !sdfg.array<i64 ["i + 1"]>
+  sdfg.state @init {
+  }
+  sdfg.state @a {
+    %v = sdfg.tasklet "w" outs("o" : i64) {
+      %s = sdfg.sym "i" : i64
+      sdfg.yield %s : i64
+    }
+    %t = sdfg.access %tmp writes(%v["0"] : i64) : !sdfg.array<i64 ["i + 1"]>
+  }
+  sdfg.state @b {
+    %t = sdfg.access %tmp : !sdfg.array<i64 ["i + 1"]>
+    %o = sdfg.access %out writes(%t["0" -> "0"] : !sdfg.array<i64 ["i + 1"]>) : !sdfg.array<i64 ["5"]>
+  }
+  sdfg.edge @init -> @a assign("i" = "1")
+  sdfg.edge @a -> @b assign("i" = "2")
+}

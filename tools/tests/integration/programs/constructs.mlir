@@ -411,3 +411,32 @@ sdfg.sdfg @by_ref_row(%out: !sdfg.array<i64 ["3", "4"]> as "out") {
     %a = sdfg.access %out writes(%r["0:3, 0:4"] : !sdfg.array<i64 ["3", "4"]>) : !sdfg.array<i64 ["3", "4"]>
   }
 }
+
+// A transient sized by a symbol assigned between states and used by two
+// states of a loop made of edges: allocated at the start of the body state
+// and freed at the end of the latch, once per iteration. out[i] = 10 * i.
+sdfg.sdfg @span_lifetime(%out: !sdfg.array<i64 ["5"]> as "out") symbols {i = i64} {
+  %tmp = sdfg.alloc "tmp" : !sdfg.array<i64 ["i + 1"]>
+  sdfg.state @init {
+  }
+  sdfg.state @latch {
+    %t = sdfg.access %tmp : !sdfg.array<i64 ["i + 1"]>
+    %o = sdfg.access %out writes(%t["i" -> "i"] : !sdfg.array<i64 ["i + 1"]>) : !sdfg.array<i64 ["5"]>
+  }
+  sdfg.state @guard {
+  }
+  sdfg.state @body {
+    %v = sdfg.tasklet "w" outs("o" : i64) {
+      %s = sdfg.sym "10 * i" : i64
+      sdfg.yield %s : i64
+    }
+    %t = sdfg.access %tmp writes(%v["i"] : i64) : !sdfg.array<i64 ["i + 1"]>
+  }
+  sdfg.state @done {
+  }
+  sdfg.edge @init -> @guard assign("i" = "0")
+  sdfg.edge @guard -> @body if "i < 5"
+  sdfg.edge @guard -> @done if "not (i < 5)"
+  sdfg.edge @body -> @latch
+  sdfg.edge @latch -> @guard assign("i" = "i + 1")
+}
