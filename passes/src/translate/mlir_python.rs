@@ -2,7 +2,9 @@
 //!
 //! DaCe runs tasklets from Python text, so a body of `arith`, `math`,
 //! `memref.load` and `sdfg.sym` operations is printed back as Python
-//! statements over the connectors. The print is the inverse of
+//! statements over the connectors; `scf.if` and `scf.for` become `if` and
+//! `for ... in range(...)` statements, and stores into (pushes to) `by_ref`
+//! outputs become assignments to them. The print is the inverse of
 //! [`super::python_tasklet`]: translating it again gives the same
 //! operations in the same order, which makes `--import-dace`,
 //! `--export-dace`, `--import-dace` a fixed point.
@@ -100,7 +102,12 @@ pub fn print_body<'a>(tasklet: Op<'a>) -> Result<'a, String> {
         .map(|(_, n)| n.to_string())
         .collect();
     let collides = out_names.iter().any(|o| in_names.contains(o));
-    printer.block(tasklet.region_ops(0), &yielded, collides)?;
+    let terminator = if collides {
+        Assign::AfterPending
+    } else {
+        Assign::Directly
+    };
+    printer.block(tasklet.region_ops(0), &yielded, terminator)?;
     printer.flush();
     Ok(printer.lines.join("\n"))
 }
@@ -113,17 +120,24 @@ impl<'a> Printer<'a> {
     }
 
     /// Prints the ops of one block; its terminator (`sdfg.yield` or
-    /// `scf.yield`) assigns `yielded`.
-    fn block(&mut self, ops: Vec<Op<'a>>, yielded: &[String], collides: bool) -> Result<'a, ()> {
+    /// `scf.yield`) assigns `yielded` as `assign` says.
+    fn block(&mut self, ops: Vec<Op<'a>>, yielded: &[String], assign: Assign) -> Result<'a, ()> {
         for op in ops {
             match op.name() {
                 "sdfg.yield" | "scf.yield" => {
                     let operands = op.operands();
                     let exprs: Vec<(&Val<'a>, Option<Ty>)> =
                         operands.iter().map(|v| (v, ty_of(v))).collect();
-                    let printed = self.operands(op, &exprs)?;
-                    if collides {
+                    let mut printed = self.operands(op, &exprs)?;
+                    if assign != Assign::Directly {
                         self.flush();
+                    }
+                    if assign == Assign::ThroughTemporaries && printed.len() > 1 {
+                        for expr in &mut printed {
+                            let name = self.temporary();
+                            self.emit_line(format!("{name} = {}", strip(expr)));
+                            *expr = name;
+                        }
                     }
                     for (name, expr) in yielded.iter().zip(printed) {
                         self.emit_line(format!("{name} = {}", strip(&expr)));
@@ -187,10 +201,10 @@ impl<'a> Printer<'a> {
     }
 
     /// Prints a region's ops one level deeper (`pass` for none).
-    fn nested(&mut self, ops: Vec<Op<'a>>, yielded: &[String]) -> Result<'a, ()> {
+    fn nested(&mut self, ops: Vec<Op<'a>>, yielded: &[String], assign: Assign) -> Result<'a, ()> {
         self.depth += 1;
         let before = self.lines.len();
-        self.block(ops, yielded, false)?;
+        self.block(ops, yielded, assign)?;
         self.flush();
         if self.lines.len() == before {
             self.emit_line("pass".into());
@@ -218,25 +232,20 @@ impl<'a> Printer<'a> {
             names.push(name);
         }
         self.emit_line(format!("if {}:", strip(&printed[0])));
-        self.nested(op.region_ops(0), &names)?;
+        self.nested(op.region_ops(0), &names, Assign::Directly)?;
         let orelse = op.region_ops(1);
         if orelse.iter().any(|o| !o.is("scf.yield")) || !names.is_empty() {
             self.emit_line("else:".into());
-            self.nested(orelse, &names)?;
+            self.nested(orelse, &names, Assign::Directly)?;
         }
         Ok(())
     }
 
-    /// `scf.for` (without loop-carried values) as `for x in range(...)`.
+    /// `scf.for` as `for x in range(...)`. A loop-carried value is a
+    /// temporary assigned its initial value before the loop and its next
+    /// value at the end of the body (through temporaries when there are
+    /// several, so that each next value reads the previous ones).
     fn for_op(&mut self, op: Op<'a>) -> Result<'a, ()> {
-        if !op.results().is_empty() {
-            return Err(Unprintable {
-                op,
-                message:
-                    "carries values through a loop, which the Python print does not express yet"
-                        .into(),
-            });
-        }
         let operands = op.operands();
         let step = operands[2]
             .defining_op()
@@ -249,25 +258,55 @@ impl<'a> Printer<'a> {
                 op,
                 message: "has a step that is not a positive constant".into(),
             })?;
-        let bounds = self.operands(
-            op,
-            &[
-                (&operands[0], Some(Ty::Index)),
-                (&operands[1], Some(Ty::Index)),
-            ],
-        )?;
+        let mut exprs = vec![
+            (&operands[0], Some(Ty::Index)),
+            (&operands[1], Some(Ty::Index)),
+        ];
+        exprs.extend(operands[3..].iter().map(|v| (v, ty_of(v))));
+        if exprs[2..].iter().any(|(_, ty)| ty.is_none()) {
+            return Err(Unprintable {
+                op,
+                message: "carries a value of a type Python tasklet code cannot express".into(),
+            });
+        }
+        let printed = self.operands(op, &exprs)?;
         self.flush();
+        let mut carried = Vec::new();
+        for (init, result) in printed[2..].iter().zip(op.results()) {
+            let name = self.temporary();
+            self.emit_line(format!("{name} = {}", strip(init)));
+            self.names.insert(key(&result), name.clone());
+            carried.push(name);
+        }
         let variable = self.temporary();
-        if let Some(induction) = op.region_args(0).first() {
+        let args = op.region_args(0);
+        if let Some((induction, iter_args)) = args.split_first() {
             self.names.insert(key(induction), variable.clone());
+            for (arg, name) in iter_args.iter().zip(&carried) {
+                self.names.insert(key(arg), name.clone());
+            }
         }
         self.emit_line(format!(
             "for {variable} in range({}, {}, {step}):",
-            strip(&bounds[0]),
-            strip(&bounds[1])
+            strip(&printed[0]),
+            strip(&printed[1])
         ));
-        self.nested(op.region_ops(0), &[])
+        self.nested(op.region_ops(0), &carried, Assign::ThroughTemporaries)
     }
+}
+
+/// How a block's terminator assigns the names it yields to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Assign {
+    /// One after the other.
+    Directly,
+    /// After turning the other pending values into temporaries (a yielded
+    /// name that is also an input would otherwise be read after it is
+    /// assigned).
+    AfterPending,
+    /// Through temporaries when there are several: each next value of a
+    /// loop may read the current values of the others.
+    ThroughTemporaries,
 }
 
 /// Removes one pair of enclosing parentheses (when they match each other).

@@ -34,6 +34,9 @@ const SNIPPETS: &[&str] = &[
     "if x > 1.0:\n    o = x\nelse:\n    o = a\np = i",
     "t = x\nif i > 0:\n    t = t * 2\nelif i < -1:\n    t = 0\n    s = 1\no = t\np = i",
     "p = i\nif a < x:\n    p = 2\n    if u > 3:\n        p = p + 1\no = w[p]",
+    "t = x\nfor k in range(3):\n    t = t * 2 + k\no = t\np = i",
+    "s = 0\nq = 1\nfor k in range(i):\n    s = s + k\n    q = q * s\no = x\np = s + q",
+    "p = 0\nfor k in range(1, N, 2):\n    if k > 3:\n        p = p + k\no = w[p]",
 ];
 
 fn signature(is_symbol: &dyn Fn(&str) -> bool) -> Signature<'_> {
