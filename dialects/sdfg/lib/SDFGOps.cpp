@@ -151,15 +151,23 @@ static ParseResult parseNamedTypes(OpAsmParser &parser,
   return parseNamedTypeList(parser, types, namesAttr, nullptr);
 }
 
-static void printNamedTypes(OpAsmPrinter &printer, Operation *,
-                            TypeRange types, ArrayAttr names) {
+/// Prints what `parseNamedTypeList` parses (`byRef` may be null).
+static void printNamedTypeList(OpAsmPrinter &printer, TypeRange types,
+                               ArrayAttr names, DenseBoolArrayAttr byRef) {
   for (auto [index, type] : llvm::enumerate(types)) {
     if (index)
       printer << ", ";
     if (names && index < names.size())
       printer.printAttributeWithoutType(names[index]);
     printer << " : " << type;
+    if (byRef && index < static_cast<size_t>(byRef.size()) && byRef[index])
+      printer << " by_ref";
   }
+}
+
+static void printNamedTypes(OpAsmPrinter &printer, Operation *,
+                            TypeRange types, ArrayAttr names) {
+  printNamedTypeList(printer, types, names, {});
 }
 
 /// A tasklet's outputs: `"name" : type`, followed by `by_ref` for an
@@ -176,18 +184,10 @@ static ParseResult parseTaskletOutputs(OpAsmParser &parser,
   return success();
 }
 
-static void printTaskletOutputs(OpAsmPrinter &printer, Operation *op,
+static void printTaskletOutputs(OpAsmPrinter &printer, Operation *,
                                 TypeRange types, ArrayAttr names,
                                 DenseBoolArrayAttr byRef) {
-  for (auto [index, type] : llvm::enumerate(types)) {
-    if (index)
-      printer << ", ";
-    if (names && index < names.size())
-      printer.printAttributeWithoutType(names[index]);
-    printer << " : " << type;
-    if (byRef && index < static_cast<size_t>(byRef.size()) && byRef[index])
-      printer << " by_ref";
-  }
+  printNamedTypeList(printer, types, names, byRef);
 }
 
 /// `"name" = "expression", ...` (possibly empty).

@@ -188,10 +188,9 @@ impl<'a> Function<'a, '_> {
             || (!parallel.is_empty()
                 && !private_to_iteration(&subset, parallel)
                 && !self.iteration_private.contains(&data.name));
-        let rank = ty
-            .matches('?')
-            .count()
-            .saturating_sub(usize::from(!data.scalar));
+        // A view `memref<?x..xT, strided<[?, ..], offset: ?>>` has a `?` per
+        // size and stride and one for the offset; a scalar's memref none.
+        let rank = ty.matches('?').count().saturating_sub(1) / 2;
         let indices: Vec<String> = (0..rank).map(|d| format!("%i{d}")).collect();
         let callee = self.module.unique(&format!("__write_{label}_{connector}"));
         let mut body = Body::default();

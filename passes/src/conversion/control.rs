@@ -9,10 +9,10 @@ use std::collections::{BTreeSet, HashMap};
 
 use mlir_sys::*;
 use sdfg_dialect::ir::Op;
-use sdfg_dialect::{Memlet, CONTROL_FLOW_BLOCKS};
+use sdfg_dialect::Memlet;
 use sdfg_symbolic::{parse, parse_subset, Expr};
 
-use super::lifetimes::Cfg;
+use super::lifetimes::{blocks_and_edges, Cfg};
 use super::sdfg_to_scf::{
     assigned_symbols, fail, parse_expr, Failure, Function, Placement, Result,
 };
@@ -281,12 +281,7 @@ impl<'a> Function<'a, '_> {
     /// Lowers the control-flow graph in `owner`'s region; control leaves
     /// it by branching to `exit`.
     pub(super) fn lower_cfg(&mut self, owner: Op<'a>, exit: &str, jumps: &Jumps) -> Result<'a, ()> {
-        let ops = owner.region_ops(0);
-        let mut blocks: Vec<Op> = ops
-            .iter()
-            .copied()
-            .filter(|o| CONTROL_FLOW_BLOCKS.contains(&o.name()))
-            .collect();
+        let (mut blocks, edges) = blocks_and_edges(owner);
         // A transient living across states is allocated by its first one,
         // which must be lowered before the others: dominators first.
         let spans_here = self
@@ -296,7 +291,6 @@ impl<'a> Function<'a, '_> {
         if spans_here {
             blocks = Cfg::of(owner).reverse_post_order();
         }
-        let edges: Vec<Op> = ops.iter().copied().filter(|o| o.is("sdfg.edge")).collect();
         let Some(start) = blocks.first() else {
             self.body.line(format!("cf.br {exit}"));
             return Ok(());
@@ -538,13 +532,7 @@ impl<'a> Function<'a, '_> {
 /// block as DaCe's `free_symbols` does: DaCe passes them as arguments.
 pub(super) fn symbols_read_before_assigned(sdfg: Op<'_>) -> BTreeSet<String> {
     fn visit(owner: Op<'_>, defined: &mut BTreeSet<String>, out: &mut BTreeSet<String>) {
-        let ops = owner.region_ops(0);
-        let blocks: Vec<Op> = ops
-            .iter()
-            .copied()
-            .filter(|o| CONTROL_FLOW_BLOCKS.contains(&o.name()))
-            .collect();
-        let edges: Vec<Op> = ops.iter().copied().filter(|o| o.is("sdfg.edge")).collect();
+        let (blocks, edges) = blocks_and_edges(owner);
         let read = |text: &str, defined: &BTreeSet<String>, out: &mut BTreeSet<String>| {
             if let Ok(e) = parse(text) {
                 out.extend(

@@ -38,12 +38,7 @@ impl<'a> Cfg<'a> {
     /// allocated before it is not freed there (a leak at the end of the
     /// program, never a free of something not allocated).
     pub(super) fn of(owner: Op<'a>) -> Cfg<'a> {
-        let ops = owner.region_ops(0);
-        let blocks: Vec<Op> = ops
-            .iter()
-            .copied()
-            .filter(|o| CONTROL_FLOW_BLOCKS.contains(&o.name()))
-            .collect();
+        let (blocks, region_edges) = blocks_and_edges(owner);
         let index = |name: Option<&str>| {
             blocks
                 .iter()
@@ -52,7 +47,7 @@ impl<'a> Cfg<'a> {
         let exit = blocks.len();
         let mut succ = vec![Vec::new(); exit + 1];
         let mut edges = Vec::new();
-        for edge in ops.iter().copied().filter(|o| o.is("sdfg.edge")) {
+        for edge in region_edges {
             let (Some(src), Some(dst)) = (
                 index(edge.symbol_ref_attr("src")),
                 index(edge.symbol_ref_attr("dst")),
@@ -178,6 +173,19 @@ impl<'a> Cfg<'a> {
         }
         false
     }
+}
+
+/// The control-flow blocks (states, loops, conditionals, regions, jumps) and
+/// the inter-state edges of `owner`'s region, in op order.
+pub(super) fn blocks_and_edges(owner: Op<'_>) -> (Vec<Op<'_>>, Vec<Op<'_>>) {
+    let ops = owner.region_ops(0);
+    let blocks = ops
+        .iter()
+        .copied()
+        .filter(|o| CONTROL_FLOW_BLOCKS.contains(&o.name()))
+        .collect();
+    let edges = ops.into_iter().filter(|o| o.is("sdfg.edge")).collect();
+    (blocks, edges)
 }
 
 /// The first and last state of the lifetime of a transient that states

@@ -1819,10 +1819,11 @@ impl Printer {
                         self.python_body(info, i, sources, containers, &results, &code)
                     });
                     if let Ok(body) = &body {
-                        for (out, by_ref) in outs.iter_mut().zip(&body.by_ref) {
-                            if *by_ref {
-                                out.push_str(" by_ref");
-                            }
+                        let typed = results.iter_mut().zip(&body.by_ref);
+                        for (out, ((conn, ty), by_ref)) in outs.iter_mut().zip(typed) {
+                            *ty = python_tasklet::result_type(ty);
+                            let by_ref = if *by_ref { " by_ref" } else { "" };
+                            *out = format!("{} : {ty}{by_ref}", lit(conn));
                         }
                     }
                     let value = self.fresh();

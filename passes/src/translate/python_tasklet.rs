@@ -219,6 +219,12 @@ impl InputType {
     }
 }
 
+/// The type of a tasklet result that a translated body yields for an
+/// output connector of type `ty`: unsigned integers are yielded signless.
+pub fn result_type(ty: &str) -> String {
+    signless(ty)
+}
+
 /// The MLIR spelling of an element type in a body: unsigned integers are
 /// signless there (their operations carry the unsignedness).
 fn signless(ty: &str) -> String {
@@ -512,12 +518,10 @@ fn translate_as(code: &str, signature: &Signature<'_>, by_ref: bool) -> Result<T
         .zip(&refs)
         .filter(|(_, r)| r.is_none())
     {
+        // An unsigned output is yielded signless (no op yields `uiN`): the
+        // importer declares it so ([`result_type`]), the bits are the same.
         match Ty::parse(ty) {
-            // The tasklet's result would have to be `uiN`, which no
-            // arithmetic op yields.
-            Some(Ty::UInt(_)) | None => {
-                return Err(format!("output \"{name}\" has the unsupported type {ty}"))
-            }
+            None => return Err(format!("output \"{name}\" has the unsupported type {ty}")),
             Some(t) => outputs.push(t),
         }
     }
@@ -1447,6 +1451,20 @@ impl Translator<'_> {
                 };
                 Ok(self.emit(ty, format!("{op} {a}, {b} : {}", ty.mlir())))
             }
+            // SymPy's relationals, as DaCe writes comparisons it simplified.
+            "Eq" | "Ne" | "Lt" | "Le" | "Gt" | "Ge" if !qualified => {
+                arity(2)?;
+                let op = match function {
+                    "Eq" => ast::CmpOp::Eq,
+                    "Ne" => ast::CmpOp::NotEq,
+                    "Lt" => ast::CmpOp::Lt,
+                    "Le" => ast::CmpOp::LtE,
+                    "Gt" => ast::CmpOp::Gt,
+                    _ => ast::CmpOp::GtE,
+                };
+                let result = self.compare(&op, &args[0], &args[1])?;
+                Ok(V::Ssa(result, Ty::Bool))
+            }
             "abs" | "fabs" | "absolute" => {
                 arity(1)?;
                 let ty = literal_type(args[0].ty());
@@ -1728,10 +1746,14 @@ mod tests {
         assert!(reason("if a > 0:\n    b = a").contains("output \"b\" is not assigned"));
         assert!(reason("c = a").contains("output \"b\" is not assigned"));
         assert!(reason("b = (").contains("unexpected"));
-        let unsigned = signature(&[("a", element("ui32"))], &[("b", "ui32")], &none);
-        assert!(translate("b = a", &unsigned)
+        let complex = signature(&[("a", element("f64"))], &[("b", "complex<f64>")], &none);
+        assert!(translate("b = a", &complex)
             .unwrap_err()
-            .contains("output \"b\" has the unsupported type ui32"));
+            .contains("output \"b\" has the unsupported type complex<f64>"));
+        // Unsigned outputs are yielded signless.
+        let unsigned = signature(&[("a", element("ui32"))], &[("b", "ui32")], &none);
+        let body = translate("b = a + 1", &unsigned).unwrap();
+        assert!(body.contains("sdfg.yield %1 : i32"), "{body}");
     }
 
     proptest::proptest! {

@@ -481,6 +481,7 @@ fn constructs_compute_their_expected_results() {
             vec![0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23],
         ),
         ("span_lifetime", &[], vec![5], vec![0, 10, 20, 30, 40]),
+        ("by_ref_array_wcr", &[], vec![2], vec![6, 12]),
     ];
     save_i64(&work.join("inp.npy"), &[3, 2], &[1, 2, 3, 4, 5, 6]);
     let mut failures = Vec::new();

@@ -440,3 +440,24 @@ sdfg.sdfg @span_lifetime(%out: !sdfg.array<i64 ["5"]> as "out") symbols {i = i64
   sdfg.edge @body -> @latch
   sdfg.edge @latch -> @guard assign("i" = "i + 1")
 }
+
+// A by_ref array output with WCR: each store of the body adds into its
+// element of out[0:2] (atomically, the map is parallel): out = [6, 12].
+sdfg.sdfg @by_ref_array_wcr(%out: !sdfg.array<i64 ["2"]> as "out") {
+  sdfg.state @s {
+    %r = sdfg.map "m" ["i" = "0:4"] schedule CPU_Multicore outs("out" : !sdfg.array<i64 ["2"]>) {
+      %v = sdfg.tasklet "w" outs("o" : i64 by_ref) {
+      ^bb0(%o: memref<2xi64>):
+        %i = sdfg.sym "i" : i64
+        %c0 = arith.constant 0 : index
+        memref.store %i, %o[%c0] : memref<2xi64>
+        %two = sdfg.sym "2 * i" : i64
+        %c1 = arith.constant 1 : index
+        memref.store %two, %o[%c1] : memref<2xi64>
+        sdfg.yield
+      }
+      sdfg.exit ("out" = %v["0:2", wcr sum] : i64)
+    }
+    %a = sdfg.access %out writes(%r["0:2", wcr sum] : !sdfg.array<i64 ["2"]>) : !sdfg.array<i64 ["2"]>
+  }
+}
