@@ -115,6 +115,16 @@ impl<'a> Function<'a, '_> {
             .copied()
             .unwrap_or_default()
             .to_string();
+        if data.stream != declared.starts_with("!sdfg.stream") {
+            return fail(
+                tasklet,
+                format!(
+                    "by_ref output `{connector}` is a {declared}, but it writes {} `{}`",
+                    if data.stream { "stream" } else { "container" },
+                    data.name
+                ),
+            );
+        }
         if data.stream {
             if wcr.is_some() {
                 return fail(

@@ -138,3 +138,20 @@ sdfg.sdfg @resized(%out: !sdfg.array<i64 ["5"]> as "out") symbols {i = i64} {
   sdfg.edge @init -> @a assign("i" = "1")
   sdfg.edge @a -> @b assign("i" = "2")
 }
+
+// -----
+
+// A by_ref output's argument matches what it writes: a memref for an
+// array, a stream for a stream.
+sdfg.sdfg @by_ref_kind(%out: !sdfg.array<i64 ["2"]> as "out") {
+  sdfg.state @s {
+    // expected-error @+1 {{by_ref output `o` is a !sdfg.stream<i64>, but it writes container `out`}}
+    %v = sdfg.tasklet "w" outs("o" : i64 by_ref) {
+    ^bb0(%o: !sdfg.stream<i64>):
+      %c = arith.constant 1 : i64
+      sdfg.push %o, %c : !sdfg.stream<i64>
+      sdfg.yield
+    }
+    %a = sdfg.access %out writes(%v["0", dynamic] : i64) : !sdfg.array<i64 ["2"]>
+  }
+}
