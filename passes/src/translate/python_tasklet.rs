@@ -723,6 +723,22 @@ impl Translator<'_> {
     fn statement(&mut self, statement: &ast::Stmt) -> Result<()> {
         match statement {
             ast::Stmt::Assign(assign) => {
+                // DaCe's unparser keeps one target of `v = o[5] = 1` when
+                // another writes through a connector: refuse rather than
+                // guess which.
+                let writes_through = |t: &ast::Expr| match t {
+                    ast::Expr::Name(n) => !matches!(
+                        self.names.get(n.id.as_str()),
+                        None | Some(Binding::Value(_))
+                    ),
+                    _ => true,
+                };
+                if assign.targets.len() > 1 && assign.targets.iter().any(writes_through) {
+                    return Err(
+                        "a chained assignment writes through an output connector, of which DaCe keeps only one target"
+                            .into(),
+                    );
+                }
                 let value = self.expr(&assign.value)?;
                 for target in &assign.targets {
                     self.assign_to(target, value.clone())?;
@@ -1745,6 +1761,21 @@ mod tests {
         assert!(reason("while a > 0:\n    b = a").contains("not an assignment"));
         assert!(reason("if a > 0:\n    b = a").contains("output \"b\" is not assigned"));
         assert!(reason("c = a").contains("output \"b\" is not assigned"));
+        let mut refs = signature(
+            &[("a", element("f64"))],
+            &[("b", "f64"), ("c", "f64")],
+            &none,
+        );
+        refs.refs = vec![
+            Some(RefType::Memref(InputType::Array {
+                element: "f64".into(),
+                shape: vec![Some(4)],
+            })),
+            None,
+        ];
+        assert!(translate_tasklet("c = b[1] = a", &refs)
+            .unwrap_err()
+            .contains("chained assignment"));
         assert!(reason("b = (").contains("unexpected"));
         let complex = signature(&[("a", element("f64"))], &[("b", "complex<f64>")], &none);
         assert!(translate("b = a", &complex)
