@@ -731,6 +731,21 @@ sdfg.sdfg @consume_no_pe(%S: !sdfg.stream<i32 shape ["1"]> as "S") {
 
 // -----
 
+// With a chunk size, the first block argument is an array of that many
+// elements.
+sdfg.sdfg @consume_chunk_type(%S: !sdfg.stream<i32 shape ["1"]> as "S") {
+  sdfg.state @s {
+    %s = sdfg.access %S : !sdfg.stream<i32 shape ["1"]>
+    // expected-error @+1 {{'sdfg.consume' op region arguments 'i32' do not match the scope's connectors '!sdfg.array<i32 ["2"]>'}}
+    sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 shape ["1"]>) pe "p" pes "4" chunksize "2" {
+    ^bb0(%e: i32):
+      sdfg.exit ()
+    }
+  }
+}
+
+// -----
+
 // The first block argument of a consume scope is the stream's element.
 sdfg.sdfg @consume_element_type(%S: !sdfg.stream<i32 shape ["1"]> as "S") {
   sdfg.state @s {

@@ -175,13 +175,14 @@ sdfg.sdfg @nested_maps(%A: !sdfg.array<f64 ["N", "N"]> as "A", %B: !sdfg.array<f
 
 // -----
 
-// A consume scope drains a stream: the popped element is the first block
-// argument, then come the `ins` connectors; every option is printed.
+// A consume scope drains a stream: what it pops is the first block argument
+// (with a chunk size, an array of that many elements), then come the `ins`
+// connectors; every option is printed.
 // CHECK-LABEL: sdfg.sdfg @consume_full
 // CHECK: %[[S:.*]] = sdfg.access %S : !sdfg.stream<i32 shape ["1"]>
 // CHECK: %[[A:.*]] = sdfg.access %A : !sdfg.array<f64 ["N"]>
 // CHECK: %[[R:.*]]:2 = sdfg.consume "work"(%[[S]] ["0"] : !sdfg.stream<i32 shape ["1"]>) pe "p" pes "P" quiescence "p > N" chunksize "4" schedule CPU_Multicore ins("a" = %[[A]]["0:N"] : !sdfg.array<f64 ["N"]>) outs("out" : !sdfg.array<f64 ["1"]>, "S" : !sdfg.stream<i32 shape ["1"]>) after(%[[A]] : !sdfg.array<f64 ["N"]>) {
-// CHECK-NEXT: ^bb0(%[[E:.*]]: i32, %[[AIN:.*]]: !sdfg.array<f64 ["N"]>):
+// CHECK-NEXT: ^bb0(%[[E:.*]]: !sdfg.array<i32 ["4"]>, %[[AIN:.*]]: !sdfg.array<f64 ["N"]>):
 // CHECK: sdfg.exit("out" = %{{.*}}["0", wcr sum] : f64, "S" = %{{.*}}["0", dynamic] : i32)
 // CHECK: sdfg.access %O writes(%[[R]]#0["0", wcr sum] : !sdfg.array<f64 ["1"]>)
 // CHECK: sdfg.access %S writes(%[[R]]#1["0", dynamic] : !sdfg.stream<i32 shape ["1"]>)
@@ -192,8 +193,8 @@ sdfg.sdfg @consume_full(%S: !sdfg.stream<i32 shape ["1"]> as "S", %A: !sdfg.arra
     %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
     %r:2 = sdfg.consume "work" (%s["0"] : !sdfg.stream<i32 shape ["1"]>) pe "p" pes "P" quiescence "p > N" chunksize "4" schedule CPU_Multicore
         ins("a" = %a["0:N"] : !sdfg.array<f64 ["N"]>) outs("out" : !sdfg.array<f64 ["1"]>, "S" : !sdfg.stream<i32 shape ["1"]>) after(%a : !sdfg.array<f64 ["N"]>) {
-    ^bb0(%e: i32, %ain: !sdfg.array<f64 ["N"]>):
-      %t:2 = sdfg.tasklet "step" ins("e" = %e["0"] : i32, "a" = %ain["0"] : !sdfg.array<f64 ["N"]>) outs("v" : f64, "n" : i32) code python "v = a\nif e > 0:\n    n = e - 1"
+    ^bb0(%e: !sdfg.array<i32 ["4"]>, %ain: !sdfg.array<f64 ["N"]>):
+      %t:2 = sdfg.tasklet "step" ins("e" = %e["0"] : !sdfg.array<i32 ["4"]>, "a" = %ain["0"] : !sdfg.array<f64 ["N"]>) outs("v" : f64, "n" : i32) code python "v = a\nif e > 0:\n    n = e - 1"
       sdfg.exit ("out" = %t#0["0", wcr sum] : f64, "S" = %t#1["0", dynamic] : i32)
     }
     %o = sdfg.access %O writes(%r#0["0", wcr sum] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>

@@ -930,9 +930,24 @@ LogicalResult ConsumeOp::verify() {
                           getNumResults(), getOutNames());
 }
 
+/// Whether `chunksize` is absent or the literal 1: the scope then takes one
+/// element at a time.
+static bool takesSingleElements(std::optional<StringRef> chunksize) {
+  return !chunksize || chunksize->trim() == "1";
+}
+
 LogicalResult ConsumeOp::verifyRegions() {
   Type element = cast<StreamType>(getStream().getType()).getElementType();
-  if (failed(verifyScopeArguments(*this, getBody().front(), {element},
+  Type taken = element;
+  if (!takesSingleElements(getChunksize())) {
+    // A chunk: a one-dimensional array of `chunksize` elements.
+    MLIRContext *ctx = getContext();
+    taken = ArrayType::get(
+        ctx, element,
+        ArrayAttr::get(ctx, {StringAttr::get(ctx, getChunksize()->trim())}),
+        ArrayAttr(), ArrayAttr(), StorageType::Default);
+  }
+  if (failed(verifyScopeArguments(*this, getBody().front(), {taken},
                                   getInputs())))
     return failure();
   return verifyScopeExit(*this, getBody(), getOutNames());

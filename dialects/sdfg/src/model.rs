@@ -570,3 +570,19 @@ pub const DATAFLOW_NODES: &[&str] = &[
     "sdfg.nested",
     "sdfg.library",
 ];
+
+/// The symbol that holds how many elements a consume scope with a chunk
+/// size other than 1 took (DaCe's `__dace_<label>_numelems`), defined
+/// inside the scope.
+pub fn chunk_count_symbol(label: &str) -> String {
+    format!("__dace_{label}_numelems")
+}
+
+/// The chunk size of a consume scope, `None` when it takes one element at
+/// a time (no `chunksize`, or `"1"`).
+pub fn consume_chunk_size(consume: Op<'_>) -> Option<&str> {
+    consume
+        .str_attr("chunksize")
+        .map(str::trim)
+        .filter(|c| *c != "1")
+}

@@ -547,9 +547,14 @@ mod symbolic {
         inner
     }
 
-    /// The environment inside a consume scope: its PE index.
+    /// The environment inside a consume scope: its PE index, and the count
+    /// of elements taken when it takes chunks.
     pub(super) fn consume_scope(op: Op<'_>, env: &Env, reporter: &mut Reporter) -> Env {
         let mut inner = env.clone();
+        if sdfg_dialect::consume_chunk_size(op).is_some() {
+            let label = op.str_attr("label").unwrap_or_default();
+            inner.names.insert(sdfg_dialect::chunk_count_symbol(label));
+        }
         let pes = op
             .str_attr("num_pes")
             .and_then(|n| expression(op, "number of processing elements", n, env, reporter));

@@ -38,8 +38,8 @@
 //! - **References** select their current target's memref and base index
 //!   from two variables (`references.rs`).
 //!
-//! Not lowered yet (each a diagnostic naming the op): structures,
-//! quiescence conditions, tasklets whose code stayed Python or C++.
+//! Not lowered yet (each a diagnostic naming the op): structures, tasklets
+//! whose code stayed Python or C++.
 //!
 //! The function text is built as text and parsed (verified) once; tasklet
 //! bodies are moved from the SDFG into their functions as IR, never

@@ -20,8 +20,15 @@
 //! that becomes OpenMP threads outside other parallel loops). Each takes
 //! elements until none is pending: an element counts as pending until the
 //! body that processes it is done, since the body may push more work (as
-//! in DaCe's `Consume::consume`). Quiescence conditions and chunk sizes
-//! other than 1 are diagnostics.
+//! in DaCe's `Consume::consume`). With a chunk size, a processing element
+//! takes up to that many elements at once into an array, and the body sees
+//! how many in `__dace_<label>_numelems` (DaCe's `Consume<CHUNKSIZE>`).
+//! With a quiescence condition, each processing element evaluates it
+//! before it takes more and stops once it holds (DaCe's `consume_cond`);
+//! while it does not, an empty stream is waited on. DaCe waits forever
+//! when the stream is drained and the condition never holds; here the
+//! program ends with a message instead, as for a pop from an empty
+//! stream.
 
 use std::collections::HashMap;
 
@@ -31,7 +38,7 @@ use sdfg_symbolic::{Expr, Subset};
 
 use super::sdfg_to_scf::{fail, parse_memlet_subset, Failure, Function, Lowered, Result};
 use super::text::Body;
-use super::types::{Data, Elem};
+use super::types::{Data, Elem, Layout};
 
 /// The runtime's functions as the lowered module declares them.
 pub(super) const DECLARATIONS: &str = "\
@@ -40,12 +47,13 @@ func.func private @sdfg_stream_destroy(i64)
 func.func private @sdfg_stream_push(i64, i64)
 func.func private @sdfg_stream_pop(i64) -> i64
 func.func private @sdfg_stream_pop_bulk(i64, i64, i64) -> i64
-func.func private @sdfg_stream_consume_next(i64, i64) -> i32
-func.func private @sdfg_stream_consume_done(i64)
+func.func private @sdfg_stream_consume_next(i64, i64, i64, i32) -> i64
+func.func private @sdfg_stream_consume_done(i64, i64)
+func.func private @sdfg_stream_consume_stuck()
 ";
 
 /// The names [`DECLARATIONS`] declares.
-pub(super) const RUNTIME_FUNCTIONS: [&str; 7] = [
+pub(super) const RUNTIME_FUNCTIONS: [&str; 8] = [
     "sdfg_stream_create",
     "sdfg_stream_destroy",
     "sdfg_stream_push",
@@ -53,6 +61,7 @@ pub(super) const RUNTIME_FUNCTIONS: [&str; 7] = [
     "sdfg_stream_pop_bulk",
     "sdfg_stream_consume_next",
     "sdfg_stream_consume_done",
+    "sdfg_stream_consume_stuck",
 ];
 
 /// Calls a runtime function: `call` is the `func.call` text, `result` its
@@ -342,8 +351,9 @@ impl<'a> Function<'a, '_> {
     }
 
     /// Lowers a consume scope: `num_pes` processing elements, each taking
-    /// elements of the stream until none is pending, running the body on
-    /// each.
+    /// elements (one, or a chunk of up to `chunksize`) of the stream until
+    /// none is pending or its quiescence condition holds, running the body
+    /// on what it took.
     pub(super) fn lower_consume(
         &mut self,
         consume: Op<'a>,
@@ -351,20 +361,6 @@ impl<'a> Function<'a, '_> {
         parallel: &[String],
     ) -> Result<'a, ()> {
         let label = consume.str_attr("label").unwrap_or("consume");
-        if consume.attr("quiescence").is_some() {
-            return fail(
-                consume,
-                format!("consume scope `{label}` has a quiescence condition, which cannot be lowered yet"),
-            );
-        }
-        if let Some(chunk) = consume.str_attr("chunksize") {
-            if chunk.trim() != "1" {
-                return fail(
-                    consume,
-                    format!("consume scope `{label}` takes chunks of {chunk} elements, which cannot be lowered yet"),
-                );
-            }
-        }
         let Some(stream_edge) = incoming_edges(consume)
             .into_iter()
             .find(|e| e.role == EdgeRole::Stream)
@@ -402,6 +398,21 @@ impl<'a> Function<'a, '_> {
             )
         })?;
         let count = self.emit_int(consume, env, &pes)?;
+        let chunk = match sdfg_dialect::consume_chunk_size(consume) {
+            Some(text) => {
+                let size = sdfg_symbolic::parse(text)
+                    .map_err(|e| Failure::new(consume, format!("chunk size `{text}`: {e}")))?;
+                Some(size)
+            }
+            None => None,
+        };
+        let capacity = match &chunk {
+            Some(size) => self.emit_int(consume, env, size)?,
+            None => self.body.index(1),
+        };
+        let capacity_i64 = self
+            .body
+            .assign(format!("arith.index_cast {capacity} : index to i64"));
         let args = consume.region_args(0);
         let mut inner_env = env.clone();
         for (arg, input) in args.iter().skip(1).zip(consume.operand_segment(1)) {
@@ -420,32 +431,99 @@ impl<'a> Function<'a, '_> {
                 .open(format!("scf.for {iv} = {zero} to {count} step {one}"));
         }
         inner_env.insert(pe.clone(), iv);
-        let cell = self.body.assign("memref.alloca() : memref<i64>");
-        let addr = address(&mut self.body, &cell, "memref<i64>");
-        self.body.open("scf.while : () -> ()");
-        let next = runtime_call(
-            &mut self.body,
-            &format!("func.call @sdfg_stream_consume_next({handle}, {addr}) : (i64, i64) -> i32"),
-            Some("i32"),
-        );
-        let none = self.body.assign("arith.constant 0 : i32");
+        // What a processing element takes: the elements' bits, and for a
+        // chunk the array the body reads them from.
+        let taken = self
+            .body
+            .assign(format!("memref.alloca({capacity}) : memref<?xi64>"));
+        let addr = address(&mut self.body, &taken, "memref<?xi64>");
+        let elements = match &chunk {
+            Some(size) => {
+                let memref = self.body.assign(format!(
+                    "memref.alloca({capacity}) : memref<?x{}>",
+                    stream.elem.ty
+                ));
+                let layout = Layout {
+                    elem: stream.elem.clone(),
+                    scalar: false,
+                    shape: vec![size.clone()],
+                    strides: vec![Expr::int(1)],
+                    offsets: vec![Expr::int(0)],
+                    view: false,
+                    stream: false,
+                    reference: false,
+                };
+                Some(Data::new(
+                    format!("__dace_{label}_elements"),
+                    memref,
+                    layout,
+                ))
+            }
+            None => None,
+        };
+        let quiescence = consume.str_attr("quiescence");
+        let n = self.body.fresh();
+        self.body.open(format!("{n} = scf.while : () -> i64"));
+        let mode = self.body.assign(format!(
+            "arith.constant {} : i32",
+            i32::from(quiescence.is_some())
+        ));
+        let next = format!("func.call @sdfg_stream_consume_next({handle}, {addr}, {capacity_i64}, {mode}) : (i64, i64, i64, i32) -> i64");
+        let taken_count = match quiescence {
+            None => runtime_call(&mut self.body, &next, Some("i64")),
+            Some(text) => self.take_unless_quiescent(consume, &inner_env, text, &next)?,
+        };
+        let zero64 = self.body.assign("arith.constant 0 : i64");
         let more = self
             .body
-            .assign(format!("arith.cmpi ne, {next}, {none} : i32"));
-        self.body.line(format!("scf.condition({more})"));
+            .assign(format!("arith.cmpi ne, {taken_count}, {zero64} : i64"));
+        self.body
+            .line(format!("scf.condition({more}) {taken_count} : i64"));
         self.body.middle("do");
-        let bits = self
+        let k = self.body.fresh();
+        self.body.block(&format!("^bb0({k}: i64)"));
+        let zero64 = self.body.assign("arith.constant 0 : i64");
+        let took = self
             .body
-            .assign(format!("memref.load {cell}[] : memref<i64>"));
-        let element = from_bits(&mut self.body, &bits, &stream.elem);
-        if let Some(arg) = args.first() {
-            self.values.insert(
-                *arg,
-                Lowered::Value {
-                    ssa: element,
-                    elem: stream.elem.clone(),
-                },
-            );
+            .assign(format!("arith.cmpi sgt, {k}, {zero64} : i64"));
+        self.body.open(format!("scf.if {took}"));
+        match elements {
+            Some(data) => {
+                let numelems = self
+                    .body
+                    .assign(format!("arith.index_cast {k} : i64 to index"));
+                let j = self.body.fresh();
+                self.body
+                    .open(format!("scf.for {j} = {zero} to {numelems} step {one}"));
+                let bits = self
+                    .body
+                    .assign(format!("memref.load {taken}[{j}] : memref<?xi64>"));
+                let element = from_bits(&mut self.body, &bits, &stream.elem);
+                self.body.line(format!(
+                    "memref.store {element}, {}[{j}] : memref<?x{}>",
+                    data.memref, stream.elem.ty
+                ));
+                self.body.close("");
+                inner_env.insert(sdfg_dialect::chunk_count_symbol(label), numelems);
+                if let Some(arg) = args.first() {
+                    self.values.insert(*arg, Lowered::Data(data));
+                }
+            }
+            None => {
+                let bits = self
+                    .body
+                    .assign(format!("memref.load {taken}[{zero}] : memref<?xi64>"));
+                let element = from_bits(&mut self.body, &bits, &stream.elem);
+                if let Some(arg) = args.first() {
+                    self.values.insert(
+                        *arg,
+                        Lowered::Value {
+                            ssa: element,
+                            elem: stream.elem.clone(),
+                        },
+                    );
+                }
+            }
         }
         let inner_parallel = if is_parallel {
             vec![pe]
@@ -455,9 +533,10 @@ impl<'a> Function<'a, '_> {
         self.lower_scope_body(consume, &mut inner_env, &inner_parallel)?;
         runtime_call(
             &mut self.body,
-            &format!("func.call @sdfg_stream_consume_done({handle}) : (i64) -> ()"),
+            &format!("func.call @sdfg_stream_consume_done({handle}, {k}) : (i64, i64) -> ()"),
             None,
         );
+        self.body.close("");
         self.body.line("scf.yield");
         self.body.close("");
         self.body.close("");
@@ -465,5 +544,67 @@ impl<'a> Function<'a, '_> {
             self.values.insert(r, Lowered::Written);
         }
         Ok(())
+    }
+
+    /// The number of elements a processing element of a consume scope with
+    /// quiescence condition `text` takes with the call `next`: 0 once the
+    /// condition holds, -1 while the stream is empty but elements are being
+    /// processed. A stream drained for good makes the condition final: if
+    /// it does not hold then, the program ends (DaCe would wait forever).
+    fn take_unless_quiescent(
+        &mut self,
+        consume: Op<'a>,
+        env: &HashMap<String, String>,
+        text: &str,
+        next: &str,
+    ) -> Result<'a, String> {
+        let stop = self.quiescence(consume, env, text)?;
+        let taken = self.body.fresh();
+        self.body.open(format!("{taken} = scf.if {stop} -> (i64)"));
+        let none = self.body.assign("arith.constant 0 : i64");
+        self.body.line(format!("scf.yield {none} : i64"));
+        self.body.middle("else");
+        let got = runtime_call(&mut self.body, next, Some("i64"));
+        let drained_code = self.body.assign("arith.constant -2 : i64");
+        let drained = self
+            .body
+            .assign(format!("arith.cmpi eq, {got}, {drained_code} : i64"));
+        self.body.open(format!("scf.if {drained}"));
+        let holds = self.quiescence(consume, env, text)?;
+        let yes = self.body.assign("arith.constant true");
+        let never = self.body.assign(format!("arith.xori {holds}, {yes} : i1"));
+        self.body.open(format!("scf.if {never}"));
+        runtime_call(
+            &mut self.body,
+            "func.call @sdfg_stream_consume_stuck() : () -> ()",
+            None,
+        );
+        self.body.close("");
+        self.body.close("");
+        let zero = self.body.assign("arith.constant 0 : i64");
+        let result = self
+            .body
+            .assign(format!("arith.select {drained}, {zero}, {got} : i64"));
+        self.body.line(format!("scf.yield {result} : i64"));
+        self.body.close("");
+        Ok(taken)
+    }
+
+    /// Evaluates a consume scope's quiescence condition (an `i1`) inside
+    /// its own `alloca_scope`, like a runtime call: the condition may call
+    /// the function that computes a floating-point expression.
+    fn quiescence(
+        &mut self,
+        consume: Op<'a>,
+        env: &HashMap<String, String>,
+        text: &str,
+    ) -> Result<'a, String> {
+        let v = self.body.fresh();
+        self.body.open(format!("{v} = memref.alloca_scope -> (i1)"));
+        let holds = self.emit_bool(consume, env, text)?;
+        self.body
+            .line(format!("memref.alloca_scope.return {holds} : i1"));
+        self.body.close("");
+        Ok(v)
     }
 }

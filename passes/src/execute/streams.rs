@@ -84,34 +84,66 @@ unsafe extern "C" fn sdfg_stream_pop_bulk(handle: i64, out: i64, max: i64) -> i6
     n as i64
 }
 
-/// The next element for a consume scope's processing element, written to
-/// `*out`: returns 1 with an element, or 0 once no element is pending (the
-/// queue is empty and no processing element is still working on one).
-/// While the queue is empty but elements are being processed, it waits.
-unsafe extern "C" fn sdfg_stream_consume_next(handle: i64, out: i64) -> i32 {
+/// The next elements for a consume scope's processing element: takes up
+/// to `max` elements into the `u64` array at `out` and returns how many.
+/// Without a quiescence condition (`quiescence == 0`) it waits while the
+/// queue is empty but elements are being processed, and returns 0 once
+/// none is pending (the queue is empty and no processing element is still
+/// working on one). With one, it does not wait, so that the caller can
+/// evaluate its condition again: it returns -1 for an empty queue with
+/// elements still pending, and -2 once none is pending.
+unsafe extern "C" fn sdfg_stream_consume_next(
+    handle: i64,
+    out: i64,
+    max: i64,
+    quiescence: i32,
+) -> i64 {
     let s = stream(handle);
     loop {
         {
             let mut q = lock(s);
-            if let Some(bits) = q.elements.pop_front() {
-                *(out as usize as *mut u64) = bits;
-                return 1;
+            if !q.elements.is_empty() {
+                let n = q
+                    .elements
+                    .len()
+                    .min(usize::try_from(max).unwrap_or(1).max(1));
+                let out = out as usize as *mut u64;
+                for (k, bits) in q.elements.drain(..n).enumerate() {
+                    *out.add(k) = bits;
+                }
+                return n as i64;
             }
-            if q.pending == 0 {
-                return 0;
+            match (q.pending, quiescence) {
+                (0, 0) => return 0,
+                (0, _) => return -2,
+                _ => {}
             }
         }
         std::thread::yield_now();
+        if quiescence != 0 {
+            return -1;
+        }
     }
 }
 
-/// Marks an element returned by [`sdfg_stream_consume_next`] as processed.
-unsafe extern "C" fn sdfg_stream_consume_done(handle: i64) {
-    lock(stream(handle)).pending -= 1;
+/// Marks `n` elements returned by [`sdfg_stream_consume_next`] as
+/// processed.
+unsafe extern "C" fn sdfg_stream_consume_done(handle: i64, n: i64) {
+    lock(stream(handle)).pending -= n as u64;
+}
+
+/// Ends the program when a consume scope's stream is drained but its
+/// quiescence condition does not hold: nothing can make it hold any more,
+/// and DaCe's processing elements would wait forever.
+extern "C" fn sdfg_stream_consume_stuck() {
+    eprintln!(
+        "error: a consume scope drained its stream, but its quiescence condition does not hold (DaCe would wait forever)"
+    );
+    std::process::abort();
 }
 
 /// The runtime's functions by the names the lowered code calls them.
-pub(super) fn symbols() -> [(&'static str, *mut c_void); 7] {
+pub(super) fn symbols() -> [(&'static str, *mut c_void); 8] {
     [
         ("sdfg_stream_create", sdfg_stream_create as *mut c_void),
         ("sdfg_stream_destroy", sdfg_stream_destroy as *mut c_void),
@@ -125,6 +157,10 @@ pub(super) fn symbols() -> [(&'static str, *mut c_void); 7] {
         (
             "sdfg_stream_consume_done",
             sdfg_stream_consume_done as *mut c_void,
+        ),
+        (
+            "sdfg_stream_consume_stuck",
+            sdfg_stream_consume_stuck as *mut c_void,
         ),
     ]
 }
@@ -150,14 +186,19 @@ mod tests {
             assert_eq!(sdfg_stream_pop_bulk(h, bulk_addr, 2), 2);
             assert_eq!(bulk[..2], [5, 6]);
             assert_eq!(sdfg_stream_pop(h), 7);
-            assert_eq!(sdfg_stream_consume_next(h, addr), 1);
+            assert_eq!(sdfg_stream_consume_next(h, addr, 1, 0), 1);
             assert_eq!(out, 8);
+            // With a quiescence condition an empty queue is not waited on.
+            assert_eq!(sdfg_stream_consume_next(h, addr, 1, 1), -1);
             sdfg_stream_push(h, 9);
-            sdfg_stream_consume_done(h);
-            assert_eq!(sdfg_stream_consume_next(h, addr), 1);
-            assert_eq!(out, 9);
-            sdfg_stream_consume_done(h);
-            assert_eq!(sdfg_stream_consume_next(h, addr), 0);
+            sdfg_stream_push(h, 10);
+            sdfg_stream_consume_done(h, 1);
+            // A chunk takes what there is, up to its size.
+            assert_eq!(sdfg_stream_consume_next(h, bulk_addr, 4, 0), 2);
+            assert_eq!(bulk[..2], [9, 10]);
+            sdfg_stream_consume_done(h, 2);
+            assert_eq!(sdfg_stream_consume_next(h, addr, 1, 0), 0);
+            assert_eq!(sdfg_stream_consume_next(h, addr, 1, 1), -2);
             sdfg_stream_destroy(h);
         }
     }

@@ -606,6 +606,33 @@ fn memlet_data<'a>(
     }
 }
 
+/// A copy of one element into a stream (`iv[0] -> S`), as DaCe writes it:
+/// the memlet names the stream, with the stream's subset first. DaCe's
+/// code generator pushes only through a memlet that names the stream; a
+/// copy of several elements cannot be written that way (the subset would
+/// leave the stream's bounds) and keeps naming its source.
+fn pushed_element(op: Op<'_>, source: Val<'_>, memlet: &Memlet) -> Option<(String, Memlet)> {
+    let kind = |v: Val<'_>| Container::from_type(v.ty()).map(|c| c.kind);
+    let stream = *op.operands().first()?;
+    if !op.is("sdfg.access") || kind(stream)? != ContainerKind::Stream {
+        return None;
+    }
+    if kind(source).is_none_or(|k| k == ContainerKind::Stream) {
+        return None;
+    }
+    let other = memlet.other.clone()?;
+    let single = parse_subset(&memlet.subset).is_ok_and(|s| s.volume() == Expr::int(1));
+    if !single {
+        return None;
+    }
+    let pushed = Memlet {
+        subset: other,
+        other: Some(memlet.subset.clone()),
+        ..memlet.clone()
+    };
+    Some((container_name(stream)?, pushed))
+}
+
 struct Exporter;
 
 impl Exporter {
@@ -878,7 +905,10 @@ impl Exporter {
                         ));
                         return Err(Diagnosed);
                     };
-                    memlet_json(op, memlet, &data)?
+                    match pushed_element(op, edge.source, memlet) {
+                        Some((stream, pushed)) => memlet_json(op, &pushed, &stream)?,
+                        None => memlet_json(op, memlet, &data)?,
+                    }
                 }
                 None => empty_memlet(),
             };
@@ -1141,7 +1171,14 @@ impl Exporter {
             if let Some(condition) = op.str_attr("quiescence") {
                 attrs["condition"] = code(condition, "Python");
             }
-            if let Some(chunksize) = op.str_attr("chunksize").and_then(|c| c.parse::<i64>().ok()) {
+            if let Some(text) = op.str_attr("chunksize") {
+                // DaCe's chunk size is an integer property.
+                let Some(chunksize) = text.trim().parse::<i64>().ok().filter(|c| *c > 0) else {
+                    op.emit_error(format!(
+                        "consume scope `{label}` has chunk size `{text}`, but DaCe needs a positive integer"
+                    ));
+                    return Err(Diagnosed);
+                };
                 attrs["chunksize"] = json!(chunksize);
             }
             (

@@ -2079,7 +2079,8 @@ impl Printer {
             .or(common)
     }
 
-    /// The map parameters and consume PE indices visible at node `i`.
+    /// The map parameters, consume PE indices and chunk sizes
+    /// (`__dace_<label>_numelems`) visible at node `i`.
     fn scope_symbols(info: &StateInfo<'_>, i: usize) -> HashSet<String> {
         let mut scope_symbols = HashSet::new();
         let mut scope = info.scope[i];
@@ -2089,7 +2090,16 @@ impl Printer {
                     scope_symbols.extend(map.attributes.params.iter().cloned())
                 }
                 dace::Node::ConsumeEntry(consume) => {
-                    scope_symbols.insert(consume.attributes.pe_index.clone());
+                    let attrs = &consume.attributes;
+                    scope_symbols.insert(attrs.pe_index.clone());
+                    if attrs.chunksize != 1 {
+                        let label = if attrs.label.is_empty() {
+                            &consume.label
+                        } else {
+                            &attrs.label
+                        };
+                        scope_symbols.insert(sdfg_dialect::chunk_count_symbol(label));
+                    }
                 }
                 _ => {}
             }
@@ -2278,13 +2288,18 @@ impl Printer {
                     return error(&path, "consume scope without an IN_stream edge");
                 };
                 let element = element_of(&stream_ty);
+                let taken = if attrs.chunksize == 1 {
+                    element
+                } else {
+                    format!("!sdfg.array<{element} [\"{}\"]>", attrs.chunksize)
+                };
                 let popped = self.fresh();
-                block_args.push(format!("{popped}: {element}"));
+                block_args.push(format!("{popped}: {taken}"));
                 inner_sources.push((
                     "OUT_stream".into(),
                     Source {
                         value: popped,
-                        ty: element,
+                        ty: taken,
                     },
                 ));
                 let mut extra = format!(

@@ -21,25 +21,6 @@ sdfg.sdfg @stream_argument(%S: !sdfg.stream<i32 shape ["1"] buffer "1"> as "S") 
 
 // -----
 
-sdfg.sdfg @quiescence(%out: !sdfg.array<i64 ["1"]> as "out") {
-  %s = sdfg.alloc "s" : !sdfg.stream<i64>
-  sdfg.state @s {
-    %a = sdfg.access %s : !sdfg.stream<i64>
-    // expected-error @+1 {{consume scope `c` has a quiescence condition, which cannot be lowered yet}}
-    %c = sdfg.consume "c" (%a["0"] : !sdfg.stream<i64>) pe "p" pes "2" quiescence "out[0] > 5" outs("out" : !sdfg.array<i64 ["1"]>) {
-    ^bb0(%e: i64):
-      %t = sdfg.tasklet "add" ins("x" = %e["0", data "s"] : i64) outs("o" : i64) {
-      ^bb0(%x: i64):
-        sdfg.yield %x : i64
-      }
-      sdfg.exit ("out" = %t["0", wcr sum] : i64)
-    }
-    %o = sdfg.access %out writes(%c["0", wcr sum] : !sdfg.array<i64 ["1"]>) : !sdfg.array<i64 ["1"]>
-  }
-}
-
-// -----
-
 sdfg.sdfg @stream_wcr(%out: !sdfg.array<i64 ["1"]> as "out") {
   %s = sdfg.alloc "s" : !sdfg.stream<i64>
   sdfg.state @s {

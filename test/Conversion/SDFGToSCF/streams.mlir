@@ -68,17 +68,18 @@ sdfg.sdfg @drain(%A: !sdfg.array<i32 ["N"]> as "A") symbols {N = i64} {
 // -----
 
 // A consume scope: P processing elements in parallel, each taking elements
-// until none is pending, and marking each done after the body ran.
+// until none is pending, and marking what it took done after the body ran.
 // CHECK-LABEL: func.func @consume
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step
-// CHECK: %[[CELL:.*]] = memref.alloca() : memref<i64>
-// CHECK: scf.while
-// CHECK: func.call @sdfg_stream_consume_next(%{{.*}}, %{{.*}}) : (i64, i64) -> i32
+// CHECK: %[[CELL:.*]] = memref.alloca(%{{.*}}) : memref<?xi64>
+// CHECK: scf.while : () -> i64
+// CHECK: %[[N:.*]] = func.call @sdfg_stream_consume_next(%{{.*}}, %{{.*}}, %{{.*}}, %c0_i32) : (i64, i64, i64, i32) -> i64
 // CHECK: scf.condition
 // CHECK: } do {
-// CHECK: memref.load %[[CELL]][] : memref<i64>
+// CHECK: ^bb0(%[[TOOK:.*]]: i64):
+// CHECK: memref.load %[[CELL]][%{{.*}}] : memref<?xi64>
 // CHECK: memref.atomic_rmw addi
-// CHECK: func.call @sdfg_stream_consume_done(%{{.*}}) : (i64) -> ()
+// CHECK: func.call @sdfg_stream_consume_done(%{{.*}}, %[[TOOK]]) : (i64, i64) -> ()
 sdfg.sdfg @consume(%out: !sdfg.array<i64 ["1"]> as "out") symbols {P = i64} {
   %s = sdfg.alloc "s" : !sdfg.stream<i64>
   sdfg.state @s {

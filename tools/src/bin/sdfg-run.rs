@@ -108,11 +108,13 @@ extern "C" {
     fn _exit(status: i32) -> !;
 }
 
-/// A failed bounds check (`cf.assert`) prints its message and aborts; this
-/// turns the abort into sdfg-run's error exit.
+/// A failed bounds check (`cf.assert`) and the stream runtime's errors (a
+/// pop from an empty stream, a consume scope that would wait forever) print
+/// their message and abort; this turns the abort into sdfg-run's error
+/// exit.
 extern "C" fn on_abort(_: i32) {
     const MESSAGE: &[u8] =
-        b"\nsdfg-run: error: the program stopped at a failed check (message above)\n";
+        b"\nsdfg-run: error: the program stopped at a failed check or a runtime error (message above)\n";
     // SAFETY: the process is ending: the check's message (printed through
     // C's stdio) is flushed, then the process leaves without unwinding.
     unsafe { fflush(std::ptr::null_mut()) };
@@ -122,11 +124,9 @@ extern "C" fn on_abort(_: i32) {
 
 fn run(args: Args) -> Result<(), String> {
     let program_path = args.program.clone().unwrap_or_default();
-    if args.options.check_bounds {
-        const SIGABRT: i32 = 6;
-        // SAFETY: installs a handler that only writes and exits.
-        unsafe { signal(SIGABRT, on_abort as *const () as usize) };
-    }
+    const SIGABRT: i32 = 6;
+    // SAFETY: installs a handler that only writes and exits.
+    unsafe { signal(SIGABRT, on_abort as *const () as usize) };
     let program = execute::compile(&program_path, &args.options)?;
     let abi = &program.abi;
     // Symbols: --set, else the sizes of input arrays whose dimension is a

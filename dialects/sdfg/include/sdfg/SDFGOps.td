@@ -548,9 +548,21 @@ def SDFG_ConsumeOp : SDFG_Op<"consume", [ParentOneOf<SDFG_DataflowParents>,
   let summary = "a consume scope: processing elements that drain a stream";
   let description = [{
     `num_pes` processing elements, indexed by the symbol `pe`, pop elements
-    of `stream` (in chunks of `chunksize`) until the stream is empty or the
-    `quiescence` condition holds. The region's first block argument is the
+    of `stream` until the stream is empty or, when a `quiescence` condition
+    is given, until it holds. The region's first block argument is the
     popped element; the remaining ones are the `ins` connectors.
+
+    With a `chunksize` other than 1, each processing element pops up to
+    `chunksize` elements at a time: the first block argument is then an
+    `!sdfg.array<T ["chunksize"]>`, of which the first
+    `__dace_<label>_numelems` elements are valid. That symbol (DaCe's name
+    for the count) is defined inside the scope.
+
+    The quiescence condition is evaluated by each processing element before
+    it takes more elements. It may read data (`res[0] >= 44`). While it does
+    not hold, a processing element waits for more elements as long as
+    another one may still push some; a stream drained before the condition
+    holds ends the program with an error (DaCe would wait forever).
 
     Example:
 

@@ -259,6 +259,86 @@ sdfg.sdfg @consume_forward(%out: !sdfg.array<i64 ["N"]> as "out") symbols {N = i
   sdfg.edge @fill -> @forward
 }
 
+// Three processing elements take the stream 0, 1, ..., N - 1 in chunks
+// of up to 4 elements: out[0] sums them (N * (N - 1) / 2) and out[1]
+// counts the chunks. Every element is queued before the scope starts, so
+// the chunks have 4, 4 and N - 8 elements whatever the schedule.
+sdfg.sdfg @consume_chunks(%out: !sdfg.array<i64 ["2"]> as "out") symbols {N = i64} {
+  %s = sdfg.alloc "s" : !sdfg.stream<i64>
+  sdfg.state @fill {
+    %r = sdfg.map "m" ["i" = "0:N"] schedule Sequential outs("s" : !sdfg.stream<i64>) {
+      %v = sdfg.tasklet "w" outs("o" : i64) {
+        %i = sdfg.sym "i" : i64
+        sdfg.yield %i : i64
+      }
+      sdfg.exit ("s" = %v["0"] : i64)
+    }
+    %a = sdfg.access %s writes(%r["0"] : !sdfg.stream<i64>) : !sdfg.stream<i64>
+  }
+  sdfg.state @sum {
+    %a = sdfg.access %s : !sdfg.stream<i64>
+    %c = sdfg.consume "c" (%a["0"] : !sdfg.stream<i64>) pe "p" pes "3" chunksize "4" outs("out" : !sdfg.array<i64 ["2"]>) {
+    ^bb0(%e: !sdfg.array<i64 ["4"]>):
+      %t:2 = sdfg.tasklet "add" ins("x" = %e["0:4", data "s"] : !sdfg.array<i64 ["4"]>) outs("sum" : i64, "one" : i64) {
+      ^bb0(%x: memref<4xi64>):
+        %n = sdfg.sym "__dace_c_numelems" : index
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : index
+        %zero = arith.constant 0 : i64
+        %sum = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (i64) {
+          %xk = memref.load %x[%k] : memref<4xi64>
+          %next = arith.addi %acc, %xk : i64
+          scf.yield %next : i64
+        }
+        %one = arith.constant 1 : i64
+        sdfg.yield %sum, %one : i64, i64
+      }
+      sdfg.exit ("out" = %t#0["0", wcr sum] : i64, "out" = %t#1["1", wcr sum] : i64)
+    }
+    %o = sdfg.access %out writes(%c["0:2", wcr sum] : !sdfg.array<i64 ["2"]>) : !sdfg.array<i64 ["2"]>
+  }
+  sdfg.edge @fill -> @sum
+}
+
+// One processing element takes 1, 2, ..., 10 in chunks of 2 and adds them
+// to out[0] until out[0] >= 12 (the quiescence condition): 3, then 10,
+// then 21, where it stops.
+sdfg.sdfg @consume_quiescence(%out: !sdfg.array<i64 ["1"]> as "out") {
+  %s = sdfg.alloc "s" : !sdfg.stream<i64>
+  sdfg.state @fill {
+    %r = sdfg.map "m" ["i" = "0:10"] schedule Sequential outs("s" : !sdfg.stream<i64>) {
+      %v = sdfg.tasklet "w" outs("o" : i64) {
+        %i = sdfg.sym "i + 1" : i64
+        sdfg.yield %i : i64
+      }
+      sdfg.exit ("s" = %v["0"] : i64)
+    }
+    %a = sdfg.access %s writes(%r["0"] : !sdfg.stream<i64>) : !sdfg.stream<i64>
+  }
+  sdfg.state @sum {
+    %a = sdfg.access %s : !sdfg.stream<i64>
+    %c = sdfg.consume "q" (%a["0"] : !sdfg.stream<i64>) pe "p" pes "1" quiescence "out[0] >= 12" chunksize "2" outs("out" : !sdfg.array<i64 ["1"]>) {
+    ^bb0(%e: !sdfg.array<i64 ["2"]>):
+      %t = sdfg.tasklet "add" ins("x" = %e["0:2", data "s"] : !sdfg.array<i64 ["2"]>) outs("sum" : i64) {
+      ^bb0(%x: memref<2xi64>):
+        %n = sdfg.sym "__dace_q_numelems" : index
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : index
+        %zero = arith.constant 0 : i64
+        %sum = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (i64) {
+          %xk = memref.load %x[%k] : memref<2xi64>
+          %next = arith.addi %acc, %xk : i64
+          scf.yield %next : i64
+        }
+        sdfg.yield %sum : i64
+      }
+      sdfg.exit ("out" = %t["0", wcr sum] : i64)
+    }
+    %o = sdfg.access %out writes(%c["0", wcr sum] : !sdfg.array<i64 ["1"]>) : !sdfg.array<i64 ["1"]>
+  }
+  sdfg.edge @fill -> @sum
+}
+
 // A reference pointed at A[1:3], copied to out[0:2], then pointed at
 // B[2:4] and copied to out[2:4]: A = 1, 2, 3, 4 and B = 10, 20, 30, 40.
 sdfg.sdfg @reference_repointed(%out: !sdfg.array<i64 ["4"]> as "out") {
