@@ -145,6 +145,24 @@ sdfg.sdfg @body_ops(%S: !sdfg.stream<i32 shape ["1"]> as "S", %O: !sdfg.scalar<i
 
 // -----
 
+// sdfg.printf prints numbers under a C format, in a tasklet body.
+// CHECK-LABEL: sdfg.sdfg @prints
+// CHECK: sdfg.printf "plain\0A"
+// CHECK-NEXT: sdfg.printf "%d of %5.2f (%ld, %*d%%)\0A" %[[I:.*]], %[[X:.*]], %[[I]], %[[I]], %[[I]] : i64, f32, i64, i64, i64
+sdfg.sdfg @prints() {
+  sdfg.state @s {
+    sdfg.tasklet "p" {
+      %i = arith.constant 3 : i64
+      %x = arith.constant 1.5 : f32
+      sdfg.printf "plain\n"
+      sdfg.printf "%d of %5.2f (%ld, %*d%%)\n" %i, %x, %i, %i, %i : i64, f32, i64, i64, i64
+      sdfg.yield
+    }
+  }
+}
+
+// -----
+
 // A tasklet body may have several blocks with a yield in each exit block.
 // CHECK-LABEL: sdfg.sdfg @multi_block_body
 // CHECK: sdfg.tasklet "abs"

@@ -861,6 +861,47 @@ sdfg.sdfg @pop_array(%A: !sdfg.array<i32 ["4"]> as "A") {
 
 // -----
 
+// sdfg.printf reads as many arguments as its format converts.
+sdfg.sdfg @printf_count() {
+  sdfg.state @s {
+    sdfg.tasklet "p" {
+      %i = arith.constant 3 : i64
+      // expected-error @+1 {{'sdfg.printf' op format "%d and %d" reads 2 arguments but 1 are given}}
+      sdfg.printf "%d and %d" %i : i64
+      sdfg.yield
+    }
+  }
+}
+
+// -----
+
+// sdfg.printf prints numbers only.
+sdfg.sdfg @printf_string() {
+  sdfg.state @s {
+    sdfg.tasklet "p" {
+      %i = arith.constant 3 : i64
+      // expected-error @+1 {{'sdfg.printf' op format "at %p" has the conversion "%p", which cannot print a number}}
+      sdfg.printf "at %p" %i : i64
+      sdfg.yield
+    }
+  }
+}
+
+// -----
+
+// sdfg.printf belongs in a tasklet body.
+sdfg.sdfg @printf_outside() {
+  sdfg.state @s {
+    sdfg.map "m" ["i" = "0:4"] {
+      // expected-error @+1 {{'sdfg.printf' op must be nested in an 'sdfg.tasklet' body}}
+      sdfg.printf "hello"
+      sdfg.exit()
+    }
+  }
+}
+
+// -----
+
 // sdfg.sym reads symbols inside a tasklet's computation only.
 sdfg.sdfg @sym_outside_tasklet() symbols {N = i64} {
   sdfg.state @s {

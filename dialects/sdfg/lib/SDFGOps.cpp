@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <atomic>
@@ -1041,4 +1042,49 @@ LogicalResult SymOp::verify() {
 }
 
 LogicalResult PushOp::verify() { return verifyInTasklet(*this); }
+
+LogicalResult PrintfOp::verify() {
+  if (failed(verifyInTasklet(*this)))
+    return failure();
+  // Counts the arguments the format reads, checking each conversion.
+  StringRef format = getFormat();
+  size_t reads = 0;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%')
+      continue;
+    size_t start = i++;
+    if (i < format.size() && format[i] == '%')
+      continue;
+    while (i < format.size() && StringRef("-+ #0'").contains(format[i]))
+      ++i;
+    for (int part = 0; part < 2; ++part) {
+      if (part == 1) {
+        if (i >= format.size() || format[i] != '.')
+          break;
+        ++i;
+      }
+      if (i < format.size() && format[i] == '*') {
+        ++reads;
+        ++i;
+      }
+      while (i < format.size() && llvm::isDigit(format[i]))
+        ++i;
+    }
+    while (i < format.size() && StringRef("hljztL").contains(format[i]))
+      ++i;
+    if (i >= format.size() || !StringRef("diouxXcfFeEgGaA").contains(format[i]))
+      return emitOpError() << "format \"" << format << "\" has the conversion \""
+                           << format.substr(start, i + 1 - start)
+                           << "\", which cannot print a number";
+    if (format[i - 1] == 'L')
+      return emitOpError() << "format \"" << format
+                           << "\" reads a long double, which a tasklet has not";
+    ++reads;
+  }
+  if (reads != getArgs().size())
+    return emitOpError() << "format \"" << format << "\" reads " << reads
+                         << " arguments but " << getArgs().size()
+                         << " are given";
+  return success();
+}
 LogicalResult PopOp::verify() { return verifyInTasklet(*this); }

@@ -30,13 +30,20 @@ use super::types::Data;
 use super::wcr::{Reduction, Slot};
 
 /// How the outlined tasklet function rewrites the writes of a by-ref
-/// output's argument.
+/// output's argument, and its prints.
 pub(super) enum Rewrite {
     /// Every `memref.store` into argument `arg` calls `callee(value,
     /// memref, indices...)`.
     Store { arg: usize, callee: String },
     /// Every `sdfg.push` to argument `arg` calls `callee(handle, value)`.
     Push { arg: usize, callee: String },
+    /// Every `sdfg.printf` with this format and these operand types calls
+    /// `callee(operands...)` (see `printf.rs`).
+    Printf {
+        format: String,
+        types: Vec<String>,
+        callee: String,
+    },
 }
 
 /// What the call passes for one by-ref output.

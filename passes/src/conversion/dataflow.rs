@@ -622,9 +622,10 @@ impl<'a> Function<'a, '_> {
                         .map(|(_, k)| k)
                         == Some(*arg)
                 }
-                Rewrite::Store { .. } => false,
+                Rewrite::Store { .. } | Rewrite::Printf { .. } => false,
             })
         };
+        let mut prints = Vec::new();
         let mut sym_types = Vec::new();
         for op in tasklet.descendants() {
             match op.name() {
@@ -639,6 +640,7 @@ impl<'a> Function<'a, '_> {
                     operands.push(convert(&mut self.body, &v, &index, &ty));
                     sym_types.push(ty);
                 }
+                "sdfg.printf" => prints.push(self.module.printf_helper(op)?),
                 "sdfg.push" if pushes_to(op) => {}
                 "sdfg.push" | "sdfg.pop" => return fail(
                     op,
@@ -647,6 +649,7 @@ impl<'a> Function<'a, '_> {
                 _ => {}
             }
         }
+        rewrites.extend(prints);
         mark_written(&mut self.values, tasklet, &by_ref);
         let results: Vec<Val<'a>> = tasklet
             .results()

@@ -54,7 +54,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use mlir_sys::*;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
-use sdfg_dialect::ir::{string_ref, Op, Val};
+use sdfg_dialect::ir::{string_ref, type_to_string, Op, Val};
 use sdfg_dialect::{container_name, incoming_edges, EdgeRole, Lifetime};
 use sdfg_symbolic::{parse, parse_subset, Expr, Range, Subset};
 
@@ -175,6 +175,10 @@ pub(super) struct Module<'a> {
     pub(super) names: BTreeSet<String>,
     /// Whether the functions call the stream runtime.
     pub(super) uses_streams: bool,
+    /// The `printf` helpers made so far, by format and argument types.
+    pub(super) printf_helpers: HashMap<(String, Vec<String>), String>,
+    /// Whether `printf` is declared (by the module or a helper).
+    pub(super) declares_printf: bool,
 }
 
 impl Module<'_> {
@@ -219,6 +223,7 @@ pub fn convert_module(module: Op<'_>, check_bounds: bool) -> std::result::Result
             m.names.insert(name.to_string());
         }
     }
+    m.declares_printf = m.names.contains("printf");
     for sdfg in &sdfgs {
         let name = sdfg.symbol_name().unwrap_or("sdfg").to_string();
         if let Err(f) = lower_function(&mut m, *sdfg, &name, false, false) {
@@ -342,7 +347,7 @@ unsafe fn tasklet_function(ctx: MlirContext, t: &TaskletFunction<'_>) -> MlirOpe
             )];
             mlirOperationStateAddAttributes(&mut call, 1, callee.as_ptr());
             let mut call = mlirOperationCreate(&mut call);
-            if op.is("sdfg.push") {
+            if op.is("sdfg.push") || op.is("sdfg.printf") {
                 call = in_alloca_scope(call, at);
             }
             mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op.raw()), op.raw(), call);
@@ -374,14 +379,16 @@ unsafe fn tasklet_function(ctx: MlirContext, t: &TaskletFunction<'_>) -> MlirOpe
     func
 }
 
-/// `memref.alloca_scope { op }`: a push helper calls the stream runtime,
-/// which MLIR counts as a possible stack allocation; a scope of its own
-/// keeps that from pinning the scope `convert-scf-to-openmp` puts around
-/// a parallel body (see `streams::runtime_call`).
+/// `memref.alloca_scope { op }`: a push or printf helper calls a runtime
+/// function, which MLIR counts as a possible stack allocation; a scope of
+/// its own keeps that from pinning the scope `convert-scf-to-openmp` puts
+/// around a parallel body (see `streams::runtime_call`).
 ///
 /// # Safety
 /// `op` must be a live operation without a parent.
 unsafe fn in_alloca_scope(op: MlirOperation, at: MlirLocation) -> MlirOperation {
+    // The generated functions need not have loaded the memref dialect.
+    mlirContextGetOrLoadDialect(mlirLocationGetContext(at), string_ref("memref"));
     let region = mlirRegionCreate();
     let block = mlirBlockCreate(0, std::ptr::null(), std::ptr::null());
     mlirRegionAppendOwnedBlock(region, block);
@@ -393,9 +400,10 @@ unsafe fn in_alloca_scope(op: MlirOperation, at: MlirLocation) -> MlirOperation 
     mlirOperationCreate(&mut scope)
 }
 
-/// For a write of a `by_ref` output that becomes a helper call (a
-/// `memref.store` into an output with a write-conflict resolution, or an
-/// `sdfg.push`), the helper and its operands.
+/// For an op of a tasklet body that becomes a helper call (a write of a
+/// `by_ref` output: a `memref.store` into an output with a write-conflict
+/// resolution, or an `sdfg.push`; or an `sdfg.printf`), the helper and its
+/// operands.
 ///
 /// # Safety
 /// `op` and `entry` must be live.
@@ -415,6 +423,20 @@ unsafe fn rewritten_write<'r>(
             Some((callee.as_str(), operands.clone()))
         }
         Rewrite::Push { arg, callee } if op.is("sdfg.push") && is_arg(0, *arg) => {
+            Some((callee.as_str(), operands.clone()))
+        }
+        Rewrite::Printf {
+            format,
+            types,
+            callee,
+        } if op.is("sdfg.printf")
+            && op.str_attr("format") == Some(format.as_str())
+            && op
+                .operands()
+                .iter()
+                .map(|v| type_to_string(v.ty()))
+                .eq(types.iter().cloned()) =>
+        {
             Some((callee.as_str(), operands.clone()))
         }
         _ => None,

@@ -70,7 +70,7 @@ fn error<T>(path: &str, message: impl Into<String>) -> Result<T> {
 }
 
 /// Prints a string as an MLIR string literal.
-fn lit(text: &str) -> String {
+pub(super) fn lit(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {

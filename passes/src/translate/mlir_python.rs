@@ -145,6 +145,7 @@ impl<'a> Printer<'a> {
                 }
                 "arith.constant" => {}
                 "memref.store" | "sdfg.push" => self.write(op)?,
+                "sdfg.printf" => self.printf(op)?,
                 "scf.if" => self.if_op(op)?,
                 "scf.for" => self.for_op(op)?,
                 _ => {
@@ -197,6 +198,26 @@ impl<'a> Printer<'a> {
             format!("{name}[{}]", printed[1..].join(", "))
         };
         self.emit_line(format!("{target} = {}", strip(&printed[0])));
+        Ok(())
+    }
+
+    /// `printf('format', args...)`: DaCe's spelling, which its code
+    /// generator hands to C as it is.
+    fn printf(&mut self, op: Op<'a>) -> Result<'a, ()> {
+        let operands = op.operands();
+        let exprs: Vec<_> = operands.iter().map(|v| (v, ty_of(v))).collect();
+        let printed = self.operands(op, &exprs)?;
+        self.flush();
+        let mut call = format!(
+            "printf({}",
+            python_string(op.str_attr("format").unwrap_or_default())
+        );
+        for arg in &printed {
+            call.push_str(", ");
+            call.push_str(strip(arg));
+        }
+        call.push(')');
+        self.emit_line(call);
         Ok(())
     }
 
@@ -328,6 +349,27 @@ pub(crate) fn strip(expr: &str) -> &str {
         }
     }
     inner
+}
+
+/// A string as a Python literal (single-quoted, escapes for quotes,
+/// backslashes and control characters).
+pub(crate) fn python_string(text: &str) -> String {
+    let mut out = String::from("'");
+    for c in text.chars() {
+        match c {
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
 }
 
 /// A float as Python writes it.

@@ -432,7 +432,7 @@ pub fn translate_tasklet(code: &str, signature: &Signature<'_>) -> Result<Transl
 /// such as `printf`, literal suffixes, the ternary and the logical
 /// operators.
 pub fn cpp_as_python(code: &str) -> Result<String> {
-    let statements: Vec<&str> = code.trim().split(';').map(str::trim).collect();
+    let statements = cpp_statements(code)?;
     let Some((last, statements)) = statements.split_last() else {
         return Err("empty C++ code".into());
     };
@@ -441,6 +441,10 @@ pub fn cpp_as_python(code: &str) -> Result<String> {
     }
     let mut lines = Vec::new();
     for statement in statements {
+        if let Some(call) = cpp_printf_as_python(statement)? {
+            lines.push(call);
+            continue;
+        }
         let not_plain = || format!("the C++ statement `{statement}` is not a plain assignment");
         let bytes = statement.as_bytes();
         let at = (0..bytes.len())
@@ -465,29 +469,131 @@ pub fn cpp_as_python(code: &str) -> Result<String> {
         if !identifier(target) {
             return Err(not_plain());
         }
-        let forbidden = [
-            "&&", "||", "?", "::", "->", "\"", "'", "{", "}", "#", "//", "/*",
-        ];
-        let logical_not = value
-            .char_indices()
-            .any(|(k, c)| c == '!' && !value[k + 1..].starts_with('='));
-        if value.is_empty() || logical_not || forbidden.iter().any(|f| value.contains(f)) {
+        if value.is_empty() || !reads_as_python(value) {
             return Err(not_plain());
         }
-        // Numeric literals must mean the same in Python: no suffixes (`1.0f`,
-        // `2u`), no hexadecimal or octal spellings.
-        for token in value.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.')) {
-            let numeric = token.starts_with(|c: char| c.is_ascii_digit() || c == '.');
-            let octal = token.len() > 1 && token.starts_with('0') && !token.starts_with("0.");
-            if numeric
-                && (octal || (token.parse::<i64>().is_err() && token.parse::<f64>().is_err()))
-            {
-                return Err(format!("the C++ literal `{token}` has no Python spelling"));
-            }
-        }
+        check_cpp_literals(value)?;
         lines.push(format!("{target} {op}= {value}"));
     }
     Ok(lines.join("\n"))
+}
+
+/// Splits C++ code at the `;` that end statements (not those inside string
+/// or character literals); the last piece is what follows the last `;`.
+fn cpp_statements(code: &str) -> Result<Vec<&str>> {
+    let code = code.trim();
+    let mut statements = Vec::new();
+    let (mut start, mut quote, mut escaped) = (0, None, false);
+    for (k, c) in code.char_indices() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None if c == ';' => {
+                statements.push(code[start..k].trim());
+                start = k + 1;
+            }
+            None => {}
+        }
+    }
+    if quote.is_some() {
+        return Err("C++ code with an unterminated literal".into());
+    }
+    statements.push(code[start..].trim());
+    Ok(statements)
+}
+
+/// Whether a C++ expression reads the same in Python: no logical or
+/// ternary operators, scopes, pointers, literals of strings or characters,
+/// braces, preprocessor lines or comments.
+fn reads_as_python(value: &str) -> bool {
+    let forbidden = [
+        "&&", "||", "?", "::", "->", "\"", "'", "{", "}", "#", "//", "/*",
+    ];
+    let logical_not = value
+        .char_indices()
+        .any(|(k, c)| c == '!' && !value[k + 1..].starts_with('='));
+    !logical_not && !forbidden.iter().any(|f| value.contains(f))
+}
+
+/// Numeric literals must mean the same in Python: no suffixes (`1.0f`,
+/// `2u`), no hexadecimal or octal spellings.
+fn check_cpp_literals(value: &str) -> Result<()> {
+    for token in value.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.')) {
+        let numeric = token.starts_with(|c: char| c.is_ascii_digit() || c == '.');
+        let octal = token.len() > 1 && token.starts_with('0') && !token.starts_with("0.");
+        if numeric && (octal || (token.parse::<i64>().is_err() && token.parse::<f64>().is_err())) {
+            return Err(format!("the C++ literal `{token}` has no Python spelling"));
+        }
+    }
+    Ok(())
+}
+
+/// `printf("format", args...)` as Python's `printf('format', args...)`
+/// (DaCe's spelling in Python tasklets); `None` for another statement.
+fn cpp_printf_as_python(statement: &str) -> Result<Option<String>> {
+    let Some(rest) = statement.strip_prefix("printf") else {
+        return Ok(None);
+    };
+    let Some(inner) = rest
+        .trim_start()
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+    else {
+        return Ok(None);
+    };
+    let Some(literal) = inner.trim_start().strip_prefix('"') else {
+        return Err(format!(
+            "the C++ statement `{statement}` prints a format that is not a string literal"
+        ));
+    };
+    let mut format = String::new();
+    let mut chars = literal.char_indices();
+    let end = loop {
+        let Some((k, c)) = chars.next() else {
+            return Err(format!(
+                "the C++ statement `{statement}` has an unterminated string"
+            ));
+        };
+        match c {
+            '"' => break k + 1,
+            '\\' => {
+                let escaped = match chars.next().map(|(_, e)| e) {
+                    Some('n') => '\n',
+                    Some('t') => '\t',
+                    Some('r') => '\r',
+                    Some(e @ ('\\' | '"' | '\'' | '?')) => e,
+                    other => {
+                        return Err(format!(
+                            "the C++ string in `{statement}` has the escape `\\{}`, which is not translated",
+                            other.map(String::from).unwrap_or_default()
+                        ))
+                    }
+                };
+                format.push(escaped);
+            }
+            c => format.push(c),
+        }
+    };
+    let args = literal[end..].trim();
+    if !(args.is_empty() || args.starts_with(',')) || !reads_as_python(args) {
+        return Err(format!(
+            "the C++ statement `{statement}` is not a printf of numbers"
+        ));
+    }
+    check_cpp_literals(args)?;
+    Ok(Some(format!(
+        "printf({}{})",
+        super::mlir_python::python_string(&format),
+        args
+    )))
 }
 
 fn translate_as(code: &str, signature: &Signature<'_>, by_ref: bool) -> Result<Translation> {
@@ -765,15 +871,63 @@ impl Translator<'_> {
             ast::Stmt::Expr(e) if matches!(e.value.as_ref(), ast::Expr::Constant(c) if matches!(c.value, ast::Constant::Str(_))) => {
                 Ok(())
             }
-            ast::Stmt::Expr(e) => Err(format!(
-                "the expression statement at offset {} (a call such as print) has only side effects, which a tasklet body cannot express",
-                u32::from(ast::Ranged::start(e))
-            )),
+            ast::Stmt::Expr(e) => match e.value.as_ref() {
+                ast::Expr::Call(call) if dotted(&call.func).as_deref() == Some("printf") => {
+                    self.printf(call)
+                }
+                _ => Err(format!(
+                    "the expression statement at offset {} (a call such as print) has only side effects, which a tasklet body cannot express",
+                    u32::from(ast::Ranged::start(e))
+                )),
+            },
             other => Err(format!(
                 "the statement at offset {} is not an assignment, if or for",
                 u32::from(ast::Ranged::start(other))
             )),
         }
+    }
+
+    /// `printf(format, args...)`, which DaCe hands to C as it is: an
+    /// `sdfg.printf` whose arguments are converted to what the format reads.
+    fn printf(&mut self, call: &ast::ExprCall) -> Result<()> {
+        if !call.keywords.is_empty() {
+            return Err("printf with keyword arguments".into());
+        }
+        let Some(ast::Expr::Constant(ast::ExprConstant {
+            value: ast::Constant::Str(format),
+            ..
+        })) = call.args.first()
+        else {
+            return Err("printf whose format is not a string literal".into());
+        };
+        let reads = crate::conversion::printf_conversions(format)?;
+        if reads != call.args.len() - 1 {
+            return Err(format!(
+                "printf format {format:?} reads {reads} arguments but {} are given",
+                call.args.len() - 1
+            ));
+        }
+        let mut values = Vec::new();
+        let mut types = Vec::new();
+        for arg in &call.args[1..] {
+            let value = self.expr(arg)?;
+            let ty = value.ty().unwrap_or(match value {
+                V::Const(Num::Float(_), _) => Ty::Float(64),
+                _ => Ty::Int(64),
+            });
+            values.push(self.convert(&value, ty)?);
+            types.push(ty.mlir());
+        }
+        let operands = if values.is_empty() {
+            String::new()
+        } else {
+            format!(" {} : {}", values.join(", "), types.join(", "))
+        };
+        self.lines.push(format!(
+            "sdfg.printf {}{operands}",
+            super::dace_import::lit(format)
+        ));
+        Ok(())
     }
 
     /// Assigns `value` to `target`: binds a name, or stores into a
@@ -1744,11 +1898,42 @@ mod tests {
             "b = a && c;",
             "b = 0x10;",
             "b = 010;",
-            "printf(\"x\");",
+            "printf(\"%s\", \"x\");",
+            "printf(fmt, a);",
+            "printf(\"\\x41\");",
+            "puts(\"x\");",
             "if (a) b = 1;",
         ] {
             assert!(cpp_as_python(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn cpp_printf_reads_as_python_printf() {
+        assert_eq!(
+            cpp_as_python("b = a;\nprintf(\"a; \\\"%d\\\"\\n\", a);").unwrap(),
+            "b = a\nprintf('a; \"%d\"\\n', a)"
+        );
+        assert_eq!(
+            cpp_as_python("printf(\"it's\\t100%%\\n\");").unwrap(),
+            "printf('it\\'s\\t100%%\\n')"
+        );
+    }
+
+    #[test]
+    fn printf_calls_become_sdfg_printf() {
+        let none = |_: &str| false;
+        let sig = signature(&[("a", element("f32"))], &[], &none);
+        let body = translate("printf('a = %f, %d\\n', a, 2)", &sig).unwrap();
+        assert!(
+            body.contains("sdfg.printf \"a = %f, %d\\n\" %arg0, %0 : f32, i64"),
+            "{body}"
+        );
+        let reason = |code: &str| translate(code, &sig).unwrap_err();
+        assert!(reason("printf('%f %f', a)").contains("reads 2 arguments but 1 are given"));
+        assert!(reason("printf('%s', a)").contains("cannot print a number"));
+        assert!(reason("printf(a)").contains("not a string literal"));
+        assert!(reason("print(a)").contains("only side effects"));
     }
 
     #[test]

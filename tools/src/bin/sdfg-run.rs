@@ -197,6 +197,10 @@ fn run(args: Args) -> Result<(), String> {
     }
     let pristine: Vec<Buffer> = buffers.clone();
     program.call(&mut buffers, &symbols)?;
+    // What the program printed (`sdfg.printf`, through C's stdio) comes
+    // before the report.
+    // SAFETY: flushing every C stream has no other effect.
+    unsafe { fflush(std::ptr::null_mut()) };
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }

@@ -21,6 +21,7 @@ const SNIPPETS: &[&str] = &[
     "o = N * x\np = N",
     "o = x // 2.5\np = i // 2",
     "q = a\no = math.atan2(x, 1) + math.fmod(x, 3)\np = i",
+    "printf('x = %f, i = %d: 100%% \\'done\\'\\n', x * 2, i)\no = x\np = i",
     "o = 0.1\np = dace.int32(7)",
     "o = a\no += 1\np = i\np *= i",
     "o = float(not (x < 1))\np = True",

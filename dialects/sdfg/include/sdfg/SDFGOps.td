@@ -758,4 +758,31 @@ def SDFG_PopOp : SDFG_Op<"pop", [TypesMatchWith<
   let hasVerifier = 1;
 }
 
+def SDFG_PrintfOp : SDFG_Op<"printf"> {
+  let summary = "prints values under a C format string";
+  let description = [{
+    Prints `args` under the C `printf` format `format`: DaCe's
+    `printf(...)` in tasklet code, which DaCe hands to C as it is.
+
+    Each argument is converted to the type its conversion reads, so that
+    the call is always well defined (in C a mismatched argument is
+    undefined behaviour): `d`, `i`, `c`, `o`, `u`, `x` and `X` read an
+    `int`, or with a `l`, `ll`, `j`, `z` or `t` length a 64-bit integer;
+    `f`, `e`, `g` and `a` (either case) read a `double`; a `*` width or
+    precision reads an `int`. `%%` prints `%`. Strings, pointers and `%n`
+    have no place in a tasklet and are rejected, as is a count of
+    arguments that differs from what the format reads.
+
+    Example:
+
+    ```mlir
+    sdfg.printf "i = %d, x = %f\n" %i, %x : i64, f64
+    ```
+  }];
+  let arguments = (ins StrAttr:$format,
+                       Variadic<AnyTypeOf<[AnySignlessIntegerOrIndex, AnyFloat]>>:$args);
+  let assemblyFormat = "$format ($args^ `:` type($args))? attr-dict";
+  let hasVerifier = 1;
+}
+
 #endif // SDFG_OPS_TD
