@@ -4,6 +4,7 @@
 mod by_ref;
 mod control;
 mod dataflow;
+mod initialization;
 pub(crate) mod library;
 mod lifetimes;
 mod printf;

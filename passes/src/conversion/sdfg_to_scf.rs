@@ -60,6 +60,7 @@ use sdfg_symbolic::{parse, parse_subset, Expr, Range, Subset};
 
 use super::by_ref::Rewrite;
 use super::control::{symbols_read_before_assigned, Jumps};
+use super::initialization;
 use super::lifetimes;
 use super::streams;
 use super::text::{Body, DataReader, IndexEmitter};
@@ -1057,7 +1058,9 @@ impl<'a> Function<'a, '_> {
                 }
             }
         };
-        self.zero_fill(&memref, &layout.elem, layout.scalar);
+        if !initialization::written_before_read(self.sdfg, alloc, &layout) {
+            self.zero_fill(&memref, &layout.elem, layout.scalar);
+        }
         Ok(Data::new(name, memref, layout))
     }
 
@@ -1103,6 +1106,8 @@ impl<'a> Function<'a, '_> {
     /// Fills a new transient with zeros. Reading a transient before writing
     /// it is undefined in DaCe; zeros make such programs deterministic (and
     /// agree with the fresh zero pages DaCe's allocations usually get).
+    /// Transients that are provably written before they are read are not
+    /// filled (`initialization.rs`).
     pub(super) fn zero_fill(&mut self, memref: &str, elem: &Elem, scalar: bool) {
         let zero = if elem.is_float() {
             self.body
