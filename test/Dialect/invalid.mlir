@@ -731,6 +731,20 @@ sdfg.sdfg @consume_no_pe(%S: !sdfg.stream<i32 shape ["1"]> as "S") {
 
 // -----
 
+// A chunk size is a positive integer (DaCe's is an int property).
+sdfg.sdfg @consume_chunk_symbolic(%S: !sdfg.stream<i32 shape ["1"]> as "S") symbols {K = i64} {
+  sdfg.state @s {
+    %s = sdfg.access %S : !sdfg.stream<i32 shape ["1"]>
+    // expected-error @+1 {{'sdfg.consume' op chunk size "K" is not a positive integer}}
+    sdfg.consume "c" (%s["0"] : !sdfg.stream<i32 shape ["1"]>) pe "p" pes "4" chunksize "K" {
+    ^bb0(%e: !sdfg.array<i32 ["K"]>):
+      sdfg.exit ()
+    }
+  }
+}
+
+// -----
+
 // With a chunk size, the first block argument is an array of that many
 // elements.
 sdfg.sdfg @consume_chunk_type(%S: !sdfg.stream<i32 shape ["1"]> as "S") {

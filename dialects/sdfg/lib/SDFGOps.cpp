@@ -923,10 +923,11 @@ LogicalResult ConsumeOp::verify() {
       failed(checkSymbolic(*this, "quiescence condition", *getQuiescence(),
                            SymbolicKind::Condition)))
     return failure();
-  if (getChunksize() &&
-      failed(checkSymbolic(*this, "chunk size", *getChunksize(),
-                           SymbolicKind::Expression)))
-    return failure();
+  // DaCe's chunk size is an integer property, not a symbolic expression.
+  int64_t chunk = 0;
+  if (getChunksize() && (getChunksize()->trim().getAsInteger(10, chunk) || chunk < 1))
+    return emitOpError() << "chunk size \"" << *getChunksize()
+                         << "\" is not a positive integer";
   return verifyConnectors(*this, getInputs(), getInMemlets(), getInNames(),
                           getNumResults(), getOutNames());
 }

@@ -567,11 +567,9 @@ mod symbolic {
                         .with_range(pe, Expr::int(0), Expr::sub(&pes, &Expr::int(1)));
             }
         }
-        // Each processing element evaluates these with its own index.
-        for what in ["quiescence", "chunksize"] {
-            if let Some(text) = op.str_attr(what) {
-                expression(op, what, text, &inner, reporter);
-            }
+        // Each processing element evaluates it with its own index.
+        if let Some(text) = op.str_attr("quiescence") {
+            expression(op, "quiescence", text, &inner, reporter);
         }
         inner
     }

@@ -552,9 +552,10 @@ def SDFG_ConsumeOp : SDFG_Op<"consume", [ParentOneOf<SDFG_DataflowParents>,
     is given, until it holds. The region's first block argument is the
     popped element; the remaining ones are the `ins` connectors.
 
-    With a `chunksize` other than 1, each processing element pops up to
-    `chunksize` elements at a time: the first block argument is then an
-    `!sdfg.array<T ["chunksize"]>`, of which the first
+    With a `chunksize` (a positive integer, as DaCe's) other than 1, each
+    processing element pops up to `chunksize` elements at a time: the first
+    block argument is then an `!sdfg.array<T ["chunksize"]>`, of which the
+    first
     `__dace_<label>_numelems` elements are valid. That symbol (DaCe's name
     for the count) is defined inside the scope.
 
