@@ -34,10 +34,6 @@ pub(super) fn written_before_read(sdfg: Op<'_>, alloc: Op<'_>, layout: &Layout) 
     if layout.offsets.iter().any(|o| o.as_int() != Some(0)) {
         return false;
     }
-    let name = alloc.str_attr("name").unwrap_or_default();
-    if container_is_mentioned(sdfg, name) {
-        return false;
-    }
     let Some(value) = alloc.results().first().copied() else {
         return false;
     };
@@ -64,8 +60,11 @@ pub(super) fn written_before_read(sdfg: Op<'_>, alloc: Op<'_>, layout: &Layout) 
     let Some(map) = edge.source.defining_op().filter(|o| o.is("sdfg.map")) else {
         return false;
     };
+    // The scan of the whole SDFG comes last, for the transients that pass
+    // the local checks.
     covers_whole(&memlet.subset, &layout.shape)
         && map_writes_every_element(map, edge.source, &layout.shape)
+        && !container_is_mentioned(sdfg, alloc.str_attr("name").unwrap_or_default())
 }
 
 /// A memlet that writes its subset once per element: no WCR, not dynamic.

@@ -70,7 +70,7 @@ fn error<T>(path: &str, message: impl Into<String>) -> Result<T> {
 }
 
 /// Prints a string as an MLIR string literal.
-pub(super) fn lit(text: &str) -> String {
+pub(crate) fn lit(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {
@@ -1821,7 +1821,7 @@ impl Printer {
                     if let Ok(body) = &body {
                         let typed = results.iter_mut().zip(&body.by_ref);
                         for (out, ((conn, ty), by_ref)) in outs.iter_mut().zip(typed) {
-                            *ty = python_tasklet::result_type(ty);
+                            *ty = python_tasklet::signless(ty);
                             let by_ref = if *by_ref { " by_ref" } else { "" };
                             *out = format!("{} : {ty}{by_ref}", lit(conn));
                         }

@@ -219,15 +219,10 @@ impl InputType {
     }
 }
 
-/// The type of a tasklet result that a translated body yields for an
-/// output connector of type `ty`: unsigned integers are yielded signless.
-pub fn result_type(ty: &str) -> String {
-    signless(ty)
-}
-
-/// The MLIR spelling of an element type in a body: unsigned integers are
-/// signless there (their operations carry the unsignedness).
-fn signless(ty: &str) -> String {
+/// The MLIR spelling of an element type in a body, and the type a
+/// translated body yields for an output connector of type `ty`: unsigned
+/// integers are signless there (their operations carry the unsignedness).
+pub fn signless(ty: &str) -> String {
     match Ty::parse(ty) {
         Some(t @ Ty::UInt(_)) => t.mlir(),
         _ => ty.to_string(),
@@ -625,7 +620,7 @@ fn translate_as(code: &str, signature: &Signature<'_>, by_ref: bool) -> Result<T
         .filter(|(_, r)| r.is_none())
     {
         // An unsigned output is yielded signless (no op yields `uiN`): the
-        // importer declares it so ([`result_type`]), the bits are the same.
+        // importer declares it so ([`signless`]), the bits are the same.
         match Ty::parse(ty) {
             None => return Err(format!("output \"{name}\" has the unsupported type {ty}")),
             Some(t) => outputs.push(t),

@@ -4,11 +4,12 @@
 // sdfg.printf becomes a call of a helper per format and argument types,
 // which converts each argument to what its conversion reads (`%d` an int,
 // `%ld` a 64-bit integer, `%f` a double) and calls C's printf with the
-// format as a constant global. The call sits in its own alloca_scope,
+// format as a constant global (quotes and backslashes escaped, NUL
+// terminated). The call sits in its own alloca_scope,
 // like the stream runtime's.
 
 // CHECK: llvm.func @printf(!llvm.ptr, ...) -> i32
-// CHECK: llvm.mlir.global private constant @__printf_format("i = %d, x = %.1f, n = %ld\0A\00") {addr_space = 0 : i32}
+// CHECK: llvm.mlir.global private constant @__printf_format("\22i\22\\ = %d, x = %.1f, n = %ld\0A\00") {addr_space = 0 : i32}
 // CHECK-LABEL: func.func private @__printf(
 // CHECK-SAME: %[[I:.*]]: index, %[[X:.*]]: f32, %[[N:.*]]: i32)
 // CHECK: %[[FMT:.*]] = llvm.mlir.addressof @__printf_format : !llvm.ptr
@@ -23,9 +24,9 @@
 // CHECK: memref.alloca_scope {
 // CHECK-NEXT: func.call @__printf(
 
-// OUT: i = 0, x = 0.5, n = -3
-// OUT-NEXT: i = 1, x = 1.5, n = -3
-// OUT-NEXT: i = 2, x = 2.5, n = -3
+// OUT: "i"\ = 0, x = 0.5, n = -3
+// OUT-NEXT: "i"\ = 1, x = 1.5, n = -3
+// OUT-NEXT: "i"\ = 2, x = 2.5, n = -3
 sdfg.sdfg @prints() symbols {N = i64} {
   sdfg.state @s {
     sdfg.map "m" ["i" = "0:N"] schedule Sequential {
@@ -36,7 +37,7 @@ sdfg.sdfg @prints() symbols {N = i64} {
         %f = arith.sitofp %c : i64 to f32
         %h = arith.constant 0.5 : f32
         %x = arith.addf %f, %h : f32
-        sdfg.printf "i = %d, x = %.1f, n = %ld\n" %i, %x, %n : index, f32, i32
+        sdfg.printf "\"i\"\\ = %d, x = %.1f, n = %ld\n" %i, %x, %n : index, f32, i32
         sdfg.yield
       }
       sdfg.exit()
