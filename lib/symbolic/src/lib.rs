@@ -96,7 +96,7 @@ pub use compare::{compare_eq, compare_le, compare_lt, Assumptions, RationalBound
 pub use eval::{EvalError, Value};
 pub use expr::Expr;
 pub use parse::{parse, parse_assignment, parse_statements, ParseError, Statement};
-pub use subset::{parse_subset, Range, Subset, SubsetError};
+pub use subset::{parse_subset, DataDim, Range, Subset, SubsetError};
 
 #[cfg(test)]
 mod tests;

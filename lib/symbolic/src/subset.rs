@@ -244,6 +244,19 @@ impl fmt::Display for Range {
     }
 }
 
+/// One dimension of the array a tasklet connector sees through a subset
+/// (see [`Subset::data_dims`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct DataDim {
+    /// The subset dimension this one walks.
+    pub range: usize,
+    /// Its extent: the range's tile origins, or its tile size.
+    pub size: Expr,
+    /// Whether it walks within a tile (stride: the array's), or across
+    /// tile origins (stride: the array's times the range's step).
+    pub tile: bool,
+}
+
 /// A rectangular (per-dimension) subset of an array.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Subset {
@@ -373,6 +386,42 @@ impl Subset {
     /// Per-dimension sizes.
     pub fn size(&self) -> Vec<Expr> {
         self.ranges.iter().map(Range::size).collect()
+    }
+
+    /// The dimensions of the array a tasklet connector sees through this
+    /// subset, as DaCe's code generator indexes it
+    /// (`Range.absolute_strides`, squeezed): first one dimension of
+    /// `count()` tile origins for every range whose `size()` is not the
+    /// constant 1, then one dimension of `tile` elements for every tiled
+    /// range. So `A[2i:2i+10:8 tile 2]` is seen as a 2×2 array whose
+    /// element `[k, j]` is `A[2i + 8k + j]`.
+    pub fn data_dims(&self) -> Vec<DataDim> {
+        let origins = self
+            .ranges
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.size().as_int() != Some(1))
+            .map(|(range, r)| DataDim {
+                range,
+                size: r.count(),
+                tile: false,
+            });
+        let tiles = self
+            .ranges
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.tile.as_int() != Some(1))
+            .map(|(range, r)| DataDim {
+                range,
+                size: r.tile.clone(),
+                tile: true,
+            });
+        origins.chain(tiles).collect()
+    }
+
+    /// Whether any range has a tile size other than 1.
+    pub fn is_tiled(&self) -> bool {
+        self.ranges.iter().any(|r| r.tile.as_int() != Some(1))
     }
 
     /// Smallest index of every dimension.

@@ -300,6 +300,35 @@ fn volume_offset_and_bounds() {
 }
 
 #[test]
+fn data_dims_follow_dace_absolute_strides() {
+    let dims = |s: &str| -> Vec<(usize, Expr, bool)> {
+        ss(s)
+            .data_dims()
+            .into_iter()
+            .map(|d| (d.range, d.size, d.tile))
+            .collect()
+    };
+    // Unit dimensions are squeezed; tile dimensions come after all range
+    // dimensions, in range order.
+    assert_eq!(
+        dims("1, 2*i:2*i + 10:8 tile 2, 3"),
+        vec![(1, p("2"), false), (1, p("2"), true)]
+    );
+    assert_eq!(
+        dims("0:N:4 tile 2, 0:M, 0:8:8 tile 3"),
+        vec![
+            (0, p("int_ceil(N, 4)"), false),
+            (1, p("M"), false),
+            (2, p("1"), false),
+            (0, p("2"), true),
+            (2, p("3"), true)
+        ]
+    );
+    assert_eq!(dims("i, 0:N"), vec![(1, p("N"), false)]);
+    assert!(ss("0:N:4 tile 2").is_tiled() && !ss("0:N:4").is_tiled());
+}
+
+#[test]
 fn compose_squeeze_unsqueeze() {
     let outer = ss("2:N:2, 5:M");
     let inner = ss("1:3, i");

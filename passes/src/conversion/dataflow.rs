@@ -729,29 +729,40 @@ impl<'a> Function<'a, '_> {
                 ),
             );
         }
-        if subset.ranges().iter().any(|r| r.tile.as_int() != Some(1)) {
+        // (size, stride) of every dimension the connector sees.
+        let dims: Vec<(Expr, Expr)> = if subset.is_tiled() {
+            // DaCe's view of a tiled subset: tile origins, then tiles.
+            subset
+                .data_dims()
+                .into_iter()
+                .map(|d| {
+                    let r = &subset.ranges()[d.range];
+                    let stride = if d.tile {
+                        data.strides[d.range].clone()
+                    } else {
+                        Expr::mul(&data.strides[d.range], &r.step)
+                    };
+                    (d.size, stride)
+                })
+                .collect()
+        } else {
+            let sizes: Vec<Expr> = subset.ranges().iter().map(Range::count).collect();
+            let all = sizes.len() == rank;
+            subset
+                .ranges()
+                .iter()
+                .zip(sizes)
+                .enumerate()
+                .filter(|(_, (_, size))| all || size.as_int() != Some(1))
+                .map(|(d, (r, size))| (size, Expr::mul(&data.strides[d], &r.step)))
+                .collect()
+        };
+        if dims.len() != rank {
             return fail(
                 op,
-                format!(
-                    "connector `{connector}`: tiled subset `{subset}` cannot be viewed as a memref"
-                ),
+                format!("connector `{connector}` of type {declared} does not match its memlet subset `{subset}`"),
             );
         }
-        let sizes: Vec<Expr> = subset.ranges().iter().map(Range::count).collect();
-        let keep: Vec<usize> = if sizes.len() == rank {
-            (0..rank).collect()
-        } else {
-            let non_unit: Vec<usize> = (0..sizes.len())
-                .filter(|d| sizes[*d].as_int() != Some(1))
-                .collect();
-            if non_unit.len() != rank {
-                return fail(
-                    op,
-                    format!("connector `{connector}` of type {declared} does not match its memlet subset `{subset}`"),
-                );
-            }
-            non_unit
-        };
         let offset = if data.scalar {
             return fail(
                 op,
@@ -762,11 +773,9 @@ impl<'a> Function<'a, '_> {
         };
         let mut size_values = Vec::new();
         let mut stride_values = Vec::new();
-        for d in keep {
-            size_values.push(self.emit_int(op, env, &sizes[d])?);
-            let step = &subset.ranges()[d].step;
-            let stride = Expr::mul(&data.strides[d], step);
-            stride_values.push(self.emit_int(op, env, &stride)?);
+        for (size, stride) in &dims {
+            size_values.push(self.emit_int(op, env, size)?);
+            stride_values.push(self.emit_int(op, env, stride)?);
         }
         let dims = vec!["?"; rank].join("x");
         let ty = if rank == 0 {

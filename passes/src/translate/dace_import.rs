@@ -2598,15 +2598,17 @@ pub static TRANSLATION: sdfg_dialect::driver::TranslationToMlir =
         translate,
     };
 
-/// The sizes of a memlet subset's dimensions that are not 1 (`None` for a
-/// size that is not a constant): the shape of the memref a tasklet sees.
+/// The shape of the memref a tasklet sees through a memlet subset, as
+/// DaCe's code generator indexes it ([`Subset::data_dims`]: the
+/// dimensions whose size is not 1, then the tile dimensions; `None` for a
+/// size that is not a constant).
 fn squeezed_shape(subset: &dace::Subset) -> Option<Vec<Option<u64>>> {
-    let sizes = subset_text("", subset).ok()?.size();
+    let subset = subset_text("", subset).ok()?;
     Some(
-        sizes
+        subset
+            .data_dims()
             .iter()
-            .filter(|s| s.as_int() != Some(1))
-            .map(|s| s.as_int().and_then(|n| u64::try_from(n).ok()))
+            .map(|d| d.size.as_int().and_then(|n| u64::try_from(n).ok()))
             .collect(),
     )
 }
