@@ -15,7 +15,7 @@ use super::sdfg_to_scf::{
     fail, lower_function, parse_expr, parse_memlet_subset, range_index, Failure, Function, Lowered,
     Placement, Result, TaskletFunction,
 };
-use super::types::{convert, layout, Data, Elem};
+use super::types::{layout, memref_type, Data, Elem};
 use super::wcr::{Reduction, Slot};
 
 impl<'a> Function<'a, '_> {
@@ -273,7 +273,26 @@ impl<'a> Function<'a, '_> {
         wcr: Option<Reduction>,
         parallel: &[String],
     ) -> Result<'a, ()> {
-        let value = convert(&mut self.body, value, elem, &data.elem.ty);
+        if let Some(index) = self.vector_of_elements(op, data, subset, elem)? {
+            if wcr.is_some() {
+                return fail(
+                    op,
+                    format!("writes a vector into `{}` with a write-conflict resolution, which cannot be lowered yet", data.name),
+                );
+            }
+            self.vector_access(op, env, data, subset, index, elem, Some(value))?;
+            return Ok(());
+        }
+        if wcr.is_some() && (elem.lanes().is_some() || data.elem.lanes().is_some()) {
+            let atomic = data.shared || !parallel.is_empty();
+            if atomic || wcr.is_some_and(|r| r.is_logical()) {
+                return fail(
+                    op,
+                    format!("resolves write conflicts on vectors of `{}` atomically or logically, which cannot be lowered yet", data.name),
+                );
+            }
+        }
+        let value = self.convert(op, value, elem, &data.elem.ty)?;
         if data.stream {
             if wcr.is_some() {
                 return fail(
@@ -311,6 +330,150 @@ impl<'a> Function<'a, '_> {
             }
         }
         Ok(())
+    }
+
+    /// Whether a value of type `value` moves through `subset` of `data`
+    /// as DaCe moves a vector connector over an array of its lanes: one
+    /// vector load or store of consecutive elements from the subset's
+    /// first one. Returns the lane count, or `None` for an element-wise
+    /// move; a subset of another size than the vector is a diagnostic.
+    fn vector_of_elements(
+        &self,
+        op: Op<'a>,
+        data: &Data,
+        subset: &Subset,
+        value: &Elem,
+    ) -> Result<'a, Option<u64>> {
+        let Some((lanes, lane)) = value.lanes() else {
+            return Ok(None);
+        };
+        if data.elem.lanes().is_some() || data.stream || data.scalar {
+            return Ok(None);
+        }
+        if lane.ty != data.elem.ty {
+            return fail(
+                op,
+                format!(
+                    "moves a {} through `{}` of {} elements",
+                    value.ty, data.name, data.elem.ty
+                ),
+            );
+        }
+        if subset.volume().as_int() != Some(lanes as i64) {
+            return fail(
+                op,
+                format!(
+                    "moves a {} through `{}[{subset}]`, which is not {lanes} elements",
+                    value.ty, data.name
+                ),
+            );
+        }
+        Ok(Some(lanes))
+    }
+
+    /// A `vector.load` (or, with `store`, a `vector.store` of that value)
+    /// of `lanes` consecutive elements of `data` from the first element of
+    /// `subset`, as DaCe's pointer cast to `dace::vec` reads them.
+    #[allow(clippy::too_many_arguments)]
+    fn vector_access(
+        &mut self,
+        op: Op<'a>,
+        env: &HashMap<String, String>,
+        data: &Data,
+        subset: &Subset,
+        lanes: u64,
+        vector: &Elem,
+        store: Option<&str>,
+    ) -> Result<'a, String> {
+        let index = self.element_index(op, env, data, &subset.min_element())?;
+        let last = self.body.index(lanes as i64 - 1);
+        let last = self
+            .body
+            .assign(format!("arith.addi {index}, {last} : index"));
+        self.check_flat_bounds(op, data, &last);
+        let (memref, ty) = (&data.memref, data.memref_type());
+        Ok(match store {
+            Some(value) => {
+                self.body.line(format!(
+                    "vector.store {value}, {memref}[{index}] : {ty}, {}",
+                    vector.ty
+                ));
+                value.to_string()
+            }
+            None => self.body.assign(format!(
+                "vector.load {memref}[{index}] : {ty}, {}",
+                vector.ty
+            )),
+        })
+    }
+
+    /// The memory of `data` from linear index `base` on, as a flat memref
+    /// of `elem`: the pointer cast of C, built as the memref descriptor the
+    /// `llvm` lowering uses (aligned pointer at `base`, offset 0, as many
+    /// whole elements as fit, stride 1). Returns the value and its type.
+    fn reinterpret(
+        &mut self,
+        op: Op<'a>,
+        data: &Data,
+        base: &str,
+        elem: &Elem,
+    ) -> Result<'a, (String, String)> {
+        let (Some(from), Some(to)) = (data.elem.bytes(), elem.bytes()) else {
+            return fail(
+                op,
+                format!(
+                    "`{}` of {} cannot be viewed as {}",
+                    data.name, data.elem.ty, elem.ty
+                ),
+            );
+        };
+        if data.stream || data.scalar {
+            return fail(
+                op,
+                format!(
+                    "`{}` cannot be viewed as an array of {}",
+                    data.name, elem.ty
+                ),
+            );
+        }
+        let ty = data.memref_type();
+        let to_ty = memref_type(elem, false, false);
+        let memref = &data.memref;
+        let b = &mut self.body;
+        let pointer = b.assign(format!(
+            "memref.extract_aligned_pointer_as_index {memref} : {ty} -> index"
+        ));
+        let (from, to, zero) = (b.index(from as i64), b.index(to as i64), b.index(0));
+        let skipped = b.assign(format!("arith.muli {base}, {from} : index"));
+        let start = b.assign(format!("arith.addi {pointer}, {skipped} : index"));
+        let size = b.assign(format!("memref.dim {memref}, {zero} : {ty}"));
+        let rest = b.assign(format!("arith.subi {size}, {base} : index"));
+        let rest = b.assign(format!("arith.muli {rest}, {from} : index"));
+        let count = b.assign(format!("arith.divui {rest}, {to} : index"));
+        let start = b.assign(format!("arith.index_cast {start} : index to i64"));
+        let count = b.assign(format!("arith.index_cast {count} : index to i64"));
+        let pointer = b.assign(format!("llvm.inttoptr {start} : i64 to !llvm.ptr"));
+        let (zero, one) = (
+            b.assign("llvm.mlir.constant(0 : i64) : i64"),
+            b.assign("llvm.mlir.constant(1 : i64) : i64"),
+        );
+        let descriptor = "!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>";
+        let mut d = b.assign(format!("llvm.mlir.undef : {descriptor}"));
+        for (value, position) in [
+            (&pointer, "0"),
+            (&pointer, "1"),
+            (&zero, "2"),
+            (&count, "3, 0"),
+            (&one, "4, 0"),
+        ] {
+            d = b.assign(format!(
+                "llvm.insertvalue {value}, {d}[{position}] : {descriptor}"
+            ));
+        }
+        let view = b.assign(format!(
+            "builtin.unrealized_conversion_cast {d} : {descriptor} to {to_ty}"
+        ));
+        Ok((view, to_ty))
     }
 
     pub(super) fn lowered(&self, op: Op<'a>, value: Val<'a>) -> Result<'a, Lowered> {
@@ -574,7 +737,7 @@ impl<'a> Function<'a, '_> {
                         op: tasklet,
                         message: format!("connector `{connector}`: {m}"),
                     })?;
-                    operands.push(convert(&mut self.body, &ssa, &elem, &target.ty));
+                    operands.push(self.convert(tasklet, &ssa, &elem, &target.ty)?);
                     arg_types.push(target.ty);
                 }
                 Lowered::Data(data) => {
@@ -592,8 +755,18 @@ impl<'a> Function<'a, '_> {
                             op: tasklet,
                             message: format!("connector `{connector}`: {m}"),
                         })?;
-                        let value = self.load(tasklet, env, &data, &subset.min_element())?;
-                        operands.push(convert(&mut self.body, &value, &data.elem, &target.ty));
+                        let value =
+                            match self.vector_of_elements(tasklet, &data, &subset, &target)? {
+                                Some(index) => self.vector_access(
+                                    tasklet, env, &data, &subset, index, &target, None,
+                                )?,
+                                None => {
+                                    let value =
+                                        self.load(tasklet, env, &data, &subset.min_element())?;
+                                    self.convert(tasklet, &value, &data.elem, &target.ty)?
+                                }
+                            };
+                        operands.push(value);
                         arg_types.push(target.ty);
                     }
                 }
@@ -637,7 +810,7 @@ impl<'a> Function<'a, '_> {
                         ty: "index".into(),
                         unsigned: false,
                     };
-                    operands.push(convert(&mut self.body, &v, &index, &ty));
+                    operands.push(self.convert(op, &v, &index, &ty)?);
                     sym_types.push(ty);
                 }
                 "sdfg.printf" => prints.push(self.module.printf_helper(op)?),
@@ -821,9 +994,9 @@ impl<'a> Function<'a, '_> {
                 (Lowered::Data(data), Some(memlet)) => {
                     let subset = parse_memlet_subset(map, &memlet.subset)?;
                     let v = self.load(map, env, &data, &subset.min_element())?;
-                    convert(&mut self.body, &v, &data.elem, "index")
+                    self.convert(map, &v, &data.elem, "index")?
                 }
-                (Lowered::Value { ssa, elem }, _) => convert(&mut self.body, &ssa, &elem, "index"),
+                (Lowered::Value { ssa, elem }, _) => self.convert(map, &ssa, &elem, "index")?,
                 _ => return fail(map, format!("dynamic input `{name}` has no data")),
             };
             inner_env.insert(name, value);
@@ -1157,7 +1330,7 @@ impl<'a> Function<'a, '_> {
                 } else {
                     let cell = self.body.assign(format!("memref.alloca() : {cell_ty}"));
                     let v = self.load(nested, env, &outer, &point)?;
-                    let v = convert(&mut self.body, &v, &outer.elem, &inner_layout.elem.ty);
+                    let v = self.convert(nested, &v, &outer.elem, &inner_layout.elem.ty)?;
                     self.body
                         .line(format!("memref.store {v}, {cell}[] : {cell_ty}"));
                     if is_output {
@@ -1180,12 +1353,6 @@ impl<'a> Function<'a, '_> {
                         format!("argument `{arg_name}` is a stream but its data is not, or the other way round"),
                     );
                 }
-                if outer.elem.ty != inner_layout.elem.ty {
-                    return fail(
-                        nested,
-                        format!("argument `{arg_name}` has another element type than its data"),
-                    );
-                }
                 let base = match &subset {
                     Some(s) => self.element_index(nested, env, &outer, &s.min_element())?,
                     None => match &outer.base {
@@ -1193,9 +1360,19 @@ impl<'a> Function<'a, '_> {
                         None => self.body.index(0),
                     },
                 };
-                operands.push(outer.memref.clone());
-                types.push(outer.memref_type());
-                operands.push(base);
+                if outer.elem.ty == inner_layout.elem.ty {
+                    operands.push(outer.memref.clone());
+                    types.push(outer.memref_type());
+                    operands.push(base);
+                } else {
+                    // DaCe passes the pointer, whatever the inner element
+                    // type (`float*` as `dace::vec<float, 2>*`).
+                    let (memref, ty) =
+                        self.reinterpret(nested, &outer, &base, &inner_layout.elem)?;
+                    operands.push(memref);
+                    types.push(ty);
+                    operands.push(self.body.index(0));
+                }
                 types.push("index".into());
             }
         }

@@ -27,7 +27,7 @@ use sdfg_symbolic::{Expr, Range, Subset};
 use super::sdfg_to_scf::{
     fail, parse_memlet_subset, range_index, Failure, Function, Lowered, Result,
 };
-use super::types::{convert, Data, Elem};
+use super::types::{Data, Elem};
 use super::wcr::Reduction;
 use crate::translate::python_tasklet::{float_text, Ty};
 
@@ -335,7 +335,7 @@ impl<'a> Function<'a, '_> {
         elem: &Elem,
     ) -> Result<'a, String> {
         let v = self.load(lib.node, env, &operand.data, &operand.point(index))?;
-        Ok(convert(&mut self.body, &v, &operand.data.elem, &elem.ty))
+        self.convert(lib.node, &v, &operand.data.elem, &elem.ty)
     }
 
     /// Stores `value` at `index` of operand `at.0` (`at.1`).

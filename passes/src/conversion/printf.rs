@@ -153,7 +153,10 @@ impl Module<'_> {
                 ty: ty.clone(),
                 unsigned: false,
             };
-            values.push(convert(&mut body, &format!("%a{k}"), &from, reads.mlir()));
+            match convert(&mut body, &format!("%a{k}"), &from, reads.mlir()) {
+                Ok(v) => values.push(v),
+                Err(message) => return fail(op, message),
+            }
             value_types.push(reads.mlir().to_string());
         }
         body.assign(format!(

@@ -616,7 +616,7 @@ impl DataReader for Containers {
             data.memref,
             data.memref_type()
         ));
-        Ok(convert(body, &value, &data.elem, ty))
+        convert(body, &value, &data.elem, ty)
     }
 
     fn is_container(&self, name: &str) -> bool {
@@ -742,6 +742,18 @@ pub(super) fn lower_function<'a>(
 }
 
 impl<'a> Function<'a, '_> {
+    /// [`convert`] in the function's body; an impossible conversion (of a
+    /// vector to a scalar, say) is a diagnostic on `op`.
+    pub(super) fn convert(
+        &mut self,
+        op: Op<'a>,
+        value: &str,
+        from: &Elem,
+        to: &str,
+    ) -> Result<'a, String> {
+        convert(&mut self.body, value, from, to).map_err(|message| Failure { op, message })
+    }
+
     /// The function's arguments: containers (with a base index each for
     /// nested arrays), then free symbols. Returns the argument list and the
     /// free symbols in order.
@@ -1109,12 +1121,7 @@ impl<'a> Function<'a, '_> {
     /// Transients that are provably written before they are read are not
     /// filled (`initialization.rs`).
     pub(super) fn zero_fill(&mut self, memref: &str, elem: &Elem, scalar: bool) {
-        let zero = if elem.is_float() {
-            self.body
-                .assign(format!("arith.constant 0.0 : {}", elem.ty))
-        } else {
-            self.body.assign(format!("arith.constant 0 : {}", elem.ty))
-        };
+        let zero = elem.zero(&mut self.body);
         if scalar {
             self.body.line(format!(
                 "memref.store {zero}, {memref}[] : memref<{}>",

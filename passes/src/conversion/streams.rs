@@ -247,7 +247,7 @@ impl<'a> Function<'a, '_> {
             .body
             .assign(format!("memref.load {buffer}[{k}] : memref<?xi64>"));
         let value = from_bits(&mut self.body, &bits, &src.elem);
-        let value = super::types::convert(&mut self.body, &value, &src.elem, &dst.elem.ty);
+        let value = self.convert(op, &value, &src.elem, &dst.elem.ty)?;
         let ty = dst.memref_type();
         if dst.scalar {
             self.body
@@ -298,7 +298,7 @@ impl<'a> Function<'a, '_> {
             self.body
                 .assign(format!("memref.load {}[{index}] : {ty}", src.memref))
         };
-        let value = super::types::convert(&mut self.body, &value, &src.elem, &dst.elem.ty);
+        let value = self.convert(op, &value, &src.elem, &dst.elem.ty)?;
         let bits = to_bits(&mut self.body, &value, &dst.elem);
         runtime_call(
             &mut self.body,

@@ -17,9 +17,28 @@ pub struct Elem {
 }
 
 impl Elem {
-    /// Reads a builtin element type (`ui32` becomes signless `i32`).
+    /// Reads a builtin element type (`ui32` becomes signless `i32`), or a
+    /// 1-D vector of a power-of-two number of integers or floats (DaCe's
+    /// `vector` types, `dace::vec<T, N>`, laid out as `N` elements).
     pub fn parse(text: &str) -> Result<Elem, String> {
         let t = text.trim();
+        if let Some(inner) = t.strip_prefix("vector<").and_then(|r| r.strip_suffix('>')) {
+            let lane = inner
+                .split_once('x')
+                .filter(|(n, _)| n.parse::<u32>().is_ok_and(u32::is_power_of_two))
+                .map(|(n, lane)| (n, Elem::parse(lane)));
+            return match lane {
+                Some((n, Ok(lane)))
+                    if !matches!(lane.ty.as_str(), "index" | "i1") && lane.lanes().is_none() =>
+                {
+                    Ok(Elem {
+                        ty: format!("vector<{n}x{}>", lane.ty),
+                        unsigned: lane.unsigned,
+                    })
+                }
+                _ => Err(format!("element type `{t}` cannot be lowered yet")),
+            };
+        }
         if let Some(width) = t.strip_prefix("ui") {
             if width.parse::<u32>().is_ok() {
                 return Ok(Elem {
@@ -49,31 +68,111 @@ impl Elem {
         }
     }
 
-    /// Whether this is a floating-point type.
+    /// Whether this is a floating-point type (or a vector of one).
     pub fn is_float(&self) -> bool {
         is_float(&self.ty)
     }
+
+    /// For a vector type, its number of lanes and the type of a lane.
+    pub fn lanes(&self) -> Option<(u64, Elem)> {
+        let (n, lane) = lanes(&self.ty)?;
+        Some((
+            n,
+            Elem {
+                ty: lane.to_string(),
+                unsigned: self.unsigned,
+            },
+        ))
+    }
+
+    /// The size of one element in memory, as the `llvm` lowering lays it
+    /// out (`i1` takes a byte; `None` for `index`).
+    pub fn bytes(&self) -> Option<u64> {
+        let (n, lane) = lanes(&self.ty).unwrap_or((1, &self.ty));
+        let bits = match lane {
+            "f16" | "bf16" => 16,
+            "f32" => 32,
+            "f64" => 64,
+            "index" => return None,
+            t => t.strip_prefix('i')?.parse::<u64>().ok()?,
+        };
+        Some(n * bits.div_ceil(8).next_power_of_two())
+    }
+
+    /// Emits the constant zero of this type (a splat for a vector).
+    pub(crate) fn zero(&self, body: &mut Body) -> String {
+        zero(body, &self.ty)
+    }
+}
+
+/// `(lanes, lane type)` of a `vector<NxT>` type.
+fn lanes(ty: &str) -> Option<(u64, &str)> {
+    let (n, lane) = ty
+        .strip_prefix("vector<")?
+        .strip_suffix('>')?
+        .split_once('x')?;
+    Some((n.parse().ok()?, lane))
+}
+
+/// The lane type of a vector type, else the type itself.
+fn lane(ty: &str) -> &str {
+    lanes(ty).map_or(ty, |(_, lane)| lane)
 }
 
 fn is_float(ty: &str) -> bool {
-    matches!(ty, "f16" | "bf16" | "f32" | "f64")
+    matches!(lane(ty), "f16" | "bf16" | "f32" | "f64")
 }
 
 fn int_width(ty: &str) -> Option<u32> {
-    if ty == "index" {
-        return Some(64);
+    match lane(ty) {
+        "index" => Some(64),
+        t => t.strip_prefix('i').and_then(|w| w.parse().ok()),
     }
-    ty.strip_prefix('i').and_then(|w| w.parse().ok())
+}
+
+fn zero(body: &mut Body, ty: &str) -> String {
+    let value = if is_float(ty) { "0.0" } else { "0" };
+    if lanes(ty).is_some() {
+        body.assign(format!("arith.constant dense<{value}> : {ty}"))
+    } else {
+        body.assign(format!("arith.constant {value} : {ty}"))
+    }
 }
 
 /// Converts `value` of type `from` to type `to` the way C converts
-/// (implicit conversions in DaCe's generated code).
-pub(crate) fn convert(body: &mut Body, value: &str, from: &Elem, to: &str) -> String {
+/// (implicit conversions in DaCe's generated code). A scalar converts to a
+/// vector by conversion to its lane type and a splat, as `dace::vec`
+/// does; vectors convert lane by lane to vectors of as many lanes. Any
+/// other conversion involving a vector is an error, as in C++.
+pub(crate) fn convert(
+    body: &mut Body,
+    value: &str,
+    from: &Elem,
+    to: &str,
+) -> Result<String, String> {
+    let f = from.ty.as_str();
+    if f == to {
+        return Ok(value.to_string());
+    }
+    match (lanes(f), lanes(to)) {
+        (None, None) => Ok(convert_lanes(body, value, from, to)),
+        (Some((n, _)), Some((m, _))) if n == m => Ok(convert_lanes(body, value, from, to)),
+        (None, Some((_, lane))) => {
+            let v = convert_lanes(body, value, from, lane);
+            Ok(body.assign(format!("vector.broadcast {v} : {lane} to {to}")))
+        }
+        _ => Err(format!("a value of type {f} cannot be converted to {to}")),
+    }
+}
+
+/// [`convert`] between scalars, or lane by lane between vectors of as
+/// many lanes (the `arith` casts take vectors).
+pub(crate) fn convert_lanes(body: &mut Body, value: &str, from: &Elem, to: &str) -> String {
     let f = from.ty.as_str();
     if f == to {
         return value.to_string();
     }
-    let unsigned = from.unsigned || f == "i1";
+    let unsigned = from.unsigned || lane(f) == "i1";
     match (is_float(f), is_float(to)) {
         (true, true) => {
             let op = if float_width(f) < float_width(to) {
@@ -92,8 +191,8 @@ pub(crate) fn convert(body: &mut Body, value: &str, from: &Elem, to: &str) -> St
             body.assign(format!("arith.{op} {value} : {f} to {to}"))
         }
         (true, false) => {
-            if to == "i1" {
-                let zero = body.assign(format!("arith.constant 0.0 : {f}"));
+            if lane(to) == "i1" {
+                let zero = zero(body, f);
                 return body.assign(format!("arith.cmpf une, {value}, {zero} : {f}"));
             }
             if to == "index" {
@@ -103,8 +202,8 @@ pub(crate) fn convert(body: &mut Body, value: &str, from: &Elem, to: &str) -> St
             body.assign(format!("arith.fptosi {value} : {f} to {to}"))
         }
         (false, false) => {
-            if to == "i1" {
-                let zero = body.assign(format!("arith.constant 0 : {f}"));
+            if lane(to) == "i1" {
+                let zero = zero(body, f);
                 return body.assign(format!("arith.cmpi ne, {value}, {zero} : {f}"));
             }
             if f == "index" || to == "index" {
@@ -129,7 +228,7 @@ pub(crate) fn convert(body: &mut Body, value: &str, from: &Elem, to: &str) -> St
 }
 
 fn float_width(ty: &str) -> u32 {
-    match ty {
+    match lane(ty) {
         "f16" | "bf16" => 16,
         "f32" => 32,
         _ => 64,

@@ -27,6 +27,14 @@ pub(crate) enum Reduction {
 }
 
 impl Reduction {
+    /// Whether this is a logical reduction (its operands are truth values).
+    pub(crate) fn is_logical(self) -> bool {
+        matches!(
+            self,
+            Reduction::LogicalAnd | Reduction::LogicalOr | Reduction::LogicalXor
+        )
+    }
+
     /// Reads a memlet's WCR; `Ok(None)` when it has none.
     pub(crate) fn of(wcr: &Wcr) -> Result<Option<Reduction>, String> {
         match wcr {
@@ -175,7 +183,7 @@ impl Reduction {
                     _ => "xori",
                 };
                 let r = body.assign(format!("arith.{op} {a}, {b} : i1"));
-                super::types::convert(
+                super::types::convert_lanes(
                     body,
                     &r,
                     &Elem {

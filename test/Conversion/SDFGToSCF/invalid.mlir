@@ -136,3 +136,34 @@ sdfg.sdfg @by_ref_kind(%out: !sdfg.array<i64 ["2"]> as "out") {
     %a = sdfg.access %out writes(%v["0", dynamic] : i64) : !sdfg.array<i64 ["2"]>
   }
 }
+
+// -----
+
+// A vector connector over an array of its lanes moves exactly as many
+// elements.
+sdfg.sdfg @vector_size(%A: !sdfg.array<f32 ["8"]> as "A", %B: !sdfg.array<vector<4xf32> ["2"]> as "B") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f32 ["8"]>
+    // expected-error @+1 {{moves a vector<4xf32> through `A[0:3]`, which is not 4 elements}}
+    %v = sdfg.tasklet "t" ins("a" = %a["0:3"] : !sdfg.array<f32 ["8"]>) outs("b" : vector<4xf32>) {
+    ^bb0(%x: vector<4xf32>):
+      sdfg.yield %x : vector<4xf32>
+    }
+    %b = sdfg.access %B writes(%v["0"] : vector<4xf32>) : !sdfg.array<vector<4xf32> ["2"]>
+  }
+}
+
+// -----
+
+// A vector does not convert to a scalar, as in C++.
+sdfg.sdfg @vector_to_scalar(%A: !sdfg.array<vector<2xf32> ["2"]> as "A", %B: !sdfg.array<f32 ["2"]> as "B") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<vector<2xf32> ["2"]>
+    // expected-error @+1 {{a value of type vector<2xf32> cannot be converted to f32}}
+    %v = sdfg.tasklet "t" ins("a" = %a["0"] : !sdfg.array<vector<2xf32> ["2"]>) outs("b" : f32) {
+    ^bb0(%x: f32):
+      sdfg.yield %x : f32
+    }
+    %b = sdfg.access %B writes(%v["1"] : f32) : !sdfg.array<f32 ["2"]>
+  }
+}
