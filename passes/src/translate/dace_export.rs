@@ -985,6 +985,16 @@ impl Exporter {
                     for (name, result) in out_names.iter().zip(op.results()) {
                         attrs["out_connectors"][*name] = dtype(op, result.ty())?;
                     }
+                    // A vector input connector is what makes DaCe read a
+                    // vector from an array of its lanes.
+                    if op.has_body(0) {
+                        for (name, arg) in in_names.iter().zip(op.region_args(0)) {
+                            let ty = arg.ty();
+                            if !name.is_empty() && type_to_string(ty).starts_with("vector<") {
+                                attrs["in_connectors"][*name] = dtype(op, ty)?;
+                            }
+                        }
+                    }
                     if op.attr("side_effects").is_some() {
                         attrs["side_effects"] = json!(true);
                     }

@@ -2135,11 +2135,13 @@ impl Printer {
                 continue;
             };
             let source = Self::edge_source(info, k, sources)?;
-            let pointer = attrs
-                .in_connectors
-                .get(conn)
-                .is_some_and(|d| !matches!(d, None | Some(dace::DType::Basic(_))));
-            let ty = if pointer || source.ty.starts_with("!sdfg.stream") {
+            let declared = attrs.in_connectors.get(conn).and_then(Option::as_ref);
+            let pointer = declared.is_some_and(|d| !matches!(d, dace::DType::Basic(_)));
+            let ty = if let Some(vector) =
+                declared.and_then(|d| vector_connector(d, &source.ty, subset))
+            {
+                InputType::Element(vector)
+            } else if pointer || source.ty.starts_with("!sdfg.stream") {
                 InputType::Opaque
             } else {
                 let element = element_of(&source.ty);
@@ -2597,6 +2599,26 @@ pub static TRANSLATION: sdfg_dialect::driver::TranslationToMlir =
         summary: "Import a DaCe .sdfg or .sdfgz file into the sdfg dialect",
         translate,
     };
+
+/// The vector type a tasklet connector declared as the DaCe vector `dtype`
+/// reads from `container` through `subset`: one element of a container of
+/// that vector type, or as many elements as it has lanes of a container of
+/// its lanes (DaCe casts the pointer). `None` for anything else.
+fn vector_connector(dtype: &dace::DType, container: &str, subset: &dace::Subset) -> Option<String> {
+    let dace::DType::Vector(_) = dtype else {
+        return None;
+    };
+    let vector = element_type("", dtype).ok()?;
+    let (lanes, lane) = vector
+        .strip_prefix("vector<")?
+        .strip_suffix('>')?
+        .split_once('x')?;
+    let element = element_of(container);
+    let volume = subset_text("", subset).ok()?.volume().as_int()?;
+    let fits = (element == vector && volume == 1)
+        || (element == lane && lanes.parse::<i64>().ok() == Some(volume));
+    fits.then_some(vector)
+}
 
 /// The shape of the memref a tasklet sees through a memlet subset, as
 /// DaCe's code generator indexes it ([`Subset::data_dims`]: the

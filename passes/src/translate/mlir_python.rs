@@ -31,7 +31,7 @@
 //!   place (an integer literal takes the other operand's type, a float
 //!   literal is `f64`), and as `dace.<type>(literal)` otherwise.
 
-use super::python_tasklet::{float_function, literal_type, unify, Ty};
+use super::python_tasklet::{float_function, literal_type, parse_lanes, unify, Ty};
 use mlir_sys::*;
 use sdfg_dialect::ir::{type_to_string, Op, Val};
 use std::collections::{HashMap, HashSet};
@@ -50,8 +50,10 @@ fn key(value: &Val<'_>) -> usize {
     value.raw().ptr as usize
 }
 
+/// The type of `value`; for a vector (DaCe's `dace::vec`), its lane type:
+/// Python code computes on vectors with the scalar operators.
 fn ty_of(value: &Val<'_>) -> Option<Ty> {
-    Ty::parse(&type_to_string(value.ty()))
+    parse_lanes(&type_to_string(value.ty())).map(|(ty, _)| ty)
 }
 
 struct Printer<'a> {
@@ -537,6 +539,12 @@ impl<'a> Printer<'a> {
             "math.absf" | "math.absi" => call("abs", self, Some(literal_type(None))),
             "math.atan2" => call("math.atan2", self, None),
             "math.copysign" => call("math.copysign", self, None),
+            // A scalar operand of vector arithmetic: the translation splats
+            // it again.
+            "vector.broadcast" => {
+                let printed = self.operands(op, &[(&operands[0], Some(result_ty))])?;
+                Ok(printed[0].clone())
+            }
             "arith.negf" => {
                 let printed = self.operands(op, &[(&operands[0], None)])?;
                 Ok(format!("(-{})", printed[0]))

@@ -371,6 +371,31 @@ struct Translator<'a> {
     /// Set when an op that must not run speculatively was emitted (a load
     /// or an integer division), to refuse conditional expressions over it.
     unsafe_ops: bool,
+    /// The lane count of every SSA value that is a vector (DaCe's
+    /// `dace::vec<T, N>`); its `Ty` is the lane type.
+    lanes: HashMap<String, u32>,
+}
+
+/// A type as the translation sees it: a scalar `Ty`, or with a lane count
+/// a vector of such lanes (integers or floats; `vector<NxT>`).
+pub fn parse_lanes(text: &str) -> Option<(Ty, Option<u32>)> {
+    let Some(inner) = text
+        .strip_prefix("vector<")
+        .and_then(|r| r.strip_suffix('>'))
+    else {
+        return Ty::parse(text).map(|ty| (ty, None));
+    };
+    let (n, lane) = inner.split_once('x')?;
+    let ty = Ty::parse(lane).filter(|t| matches!(t, Ty::Int(_) | Ty::UInt(_) | Ty::Float(_)))?;
+    Some((ty, Some(n.parse().ok().filter(|n: &u32| *n > 1)?)))
+}
+
+/// The MLIR spelling of `ty`, or of a vector of `lanes` of it.
+fn vector_mlir(ty: Ty, lanes: Option<u32>) -> String {
+    match lanes {
+        Some(n) => format!("vector<{n}x{}>", ty.mlir()),
+        None => ty.mlir(),
+    }
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -600,6 +625,7 @@ fn translate_as(code: &str, signature: &Signature<'_>, by_ref: bool) -> Result<T
         assigned: Vec::new(),
         next: 0,
         unsafe_ops: false,
+        lanes: HashMap::new(),
     };
     let mut args = translator.bind_inputs()?;
     let refs: Vec<Option<&RefType>> = (0..signature.outputs.len())
@@ -621,7 +647,7 @@ fn translate_as(code: &str, signature: &Signature<'_>, by_ref: bool) -> Result<T
     {
         // An unsigned output is yielded signless (no op yields `uiN`): the
         // importer declares it so ([`signless`]), the bits are the same.
-        match Ty::parse(ty) {
+        match parse_lanes(ty) {
             None => return Err(format!("output \"{name}\" has the unsupported type {ty}")),
             Some(t) => outputs.push(t),
         }
@@ -639,7 +665,13 @@ fn translate_as(code: &str, signature: &Signature<'_>, by_ref: bool) -> Result<T
         let Some(Binding::Value(value)) = translator.names.get(name).cloned() else {
             return Err(format!("output \"{name}\" is not assigned a value"));
         };
-        yielded.push(translator.convert(&value, *ty)?);
+        if ty.1.is_some() && translator.lanes_of(&value).is_none() {
+            // `dace::vec<T, N> b = scalar;` does not compile.
+            return Err(format!(
+                "output \"{name}\" is a vector but is assigned a scalar"
+            ));
+        }
+        yielded.push(translator.convert_lanes(&value, ty.0, ty.1)?);
     }
     let mut body = format!("^bb0({}):\n", args.join(", "));
     for line in &translator.lines {
@@ -648,7 +680,7 @@ fn translate_as(code: &str, signature: &Signature<'_>, by_ref: bool) -> Result<T
     if yielded.is_empty() {
         body.push_str("  sdfg.yield\n");
     } else {
-        let types: Vec<String> = outputs.iter().map(|t| t.mlir()).collect();
+        let types: Vec<String> = outputs.iter().map(|(t, n)| vector_mlir(*t, *n)).collect();
         let _ = writeln!(
             body,
             "  sdfg.yield {} : {}",
@@ -674,6 +706,7 @@ pub fn infer_type(code: &str, signature: &Signature<'_>, name: &str) -> Option<T
         assigned: Vec::new(),
         next: 0,
         unsafe_ops: false,
+        lanes: HashMap::new(),
     };
     translator.bind_inputs().ok()?;
     for statement in &suite {
@@ -696,7 +729,10 @@ impl Translator<'_> {
             let unsupported = |t: &str| format!("input \"{name}\" has the unsupported type {t}");
             let binding = match ty {
                 InputType::Element(element) => {
-                    let ty = Ty::parse(element).ok_or_else(|| unsupported(element))?;
+                    let (ty, lanes) = parse_lanes(element).ok_or_else(|| unsupported(element))?;
+                    if let Some(n) = lanes {
+                        self.lanes.insert(arg.clone(), n);
+                    }
                     Binding::Value(V::Ssa(arg, ty))
                 }
                 InputType::Array { element, shape } => {
@@ -784,6 +820,9 @@ impl Translator<'_> {
             V::Const(n, _) => return Ok(self.constant(*n, to)),
             V::Ssa(name, ty) => (name.clone(), *ty),
         };
+        if self.lanes.contains_key(&name) {
+            return Err("a vector is used where only a scalar can be translated".into());
+        }
         let (f, t) = (from.mlir(), to.mlir());
         // Signed and unsigned integers of one width are the same bits.
         if from == to || (f == t && !from.is_float() && from != Ty::Bool) {
@@ -819,6 +858,42 @@ impl Translator<'_> {
             _ => return Err(format!("cannot convert {f} to {t}")),
         };
         Ok(self.emit_op(op))
+    }
+
+    /// The lane count of `value` if it is a vector.
+    fn lanes_of(&self, value: &V) -> Option<u32> {
+        match value {
+            V::Ssa(name, _) => self.lanes.get(name).copied(),
+            V::Const(..) => None,
+        }
+    }
+
+    /// [`Self::convert`] to `to`, or with `lanes` to a vector of `to`: a
+    /// scalar is converted to the lane type and splat (as the GCC vector
+    /// extensions behind `dace::vec` convert a scalar operand); a vector
+    /// must already be one of `lanes` lanes of `to`.
+    fn convert_lanes(&mut self, value: &V, to: Ty, lanes: Option<u32>) -> Result<String> {
+        let Some(n) = lanes else {
+            return self.convert(value, to);
+        };
+        match (self.lanes_of(value), value) {
+            (Some(m), V::Ssa(name, ty)) if m == n && *ty == to => Ok(name.clone()),
+            (Some(m), V::Ssa(_, ty)) => Err(format!(
+                "a vector of {m} {} is used as a vector of {n} {}",
+                ty.mlir(),
+                to.mlir()
+            )),
+            _ => {
+                let scalar = self.convert(value, to)?;
+                let name = self.emit_op(format!(
+                    "vector.broadcast {scalar} : {} to {}",
+                    to.mlir(),
+                    vector_mlir(to, lanes)
+                ));
+                self.lanes.insert(name.clone(), n);
+                Ok(name)
+            }
+        }
     }
 
     fn statement(&mut self, statement: &ast::Stmt) -> Result<()> {
@@ -1413,8 +1488,14 @@ impl Translator<'_> {
             ast::UnaryOp::UAdd => Ok(value),
             ast::UnaryOp::USub => match value.ty() {
                 Some(ty @ Ty::Float(_)) => {
-                    let name = self.convert(&value, ty)?;
-                    Ok(self.emit(ty, format!("arith.negf {name} : {}", ty.mlir())))
+                    let lanes = self.lanes_of(&value);
+                    let name = self.convert_lanes(&value, ty, lanes)?;
+                    let negated =
+                        self.emit_op(format!("arith.negf {name} : {}", vector_mlir(ty, lanes)));
+                    if let Some(n) = lanes {
+                        self.lanes.insert(negated.clone(), n);
+                    }
+                    Ok(V::Ssa(negated, ty))
                 }
                 _ => self.binary(&ast::Operator::Sub, V::literal(0), value),
             },
@@ -1437,6 +1518,9 @@ impl Translator<'_> {
 
     fn binary(&mut self, op: &ast::Operator, lhs: V, rhs: V) -> Result<V> {
         use ast::Operator as O;
+        if self.lanes_of(&lhs).is_some() || self.lanes_of(&rhs).is_some() {
+            return self.vector_binary(op, lhs, rhs);
+        }
         let ty = unify(lhs.ty(), rhs.ty());
         if matches!(op, O::Pow) {
             return self.power(lhs, rhs);
@@ -1482,6 +1566,53 @@ impl Translator<'_> {
         let a = self.convert(&lhs, ty)?;
         let b = self.convert(&rhs, ty)?;
         Ok(self.emit(ty, format!("arith.{name} {a}, {b} : {}", ty.mlir())))
+    }
+
+    /// Arithmetic with a vector operand, lane by lane: the vector's lane
+    /// type wins and a scalar operand is converted to it and splat, as in
+    /// the GCC vector extensions behind `dace::vec`.
+    fn vector_binary(&mut self, op: &ast::Operator, lhs: V, rhs: V) -> Result<V> {
+        use ast::Operator as O;
+        let (vector, other) = if self.lanes_of(&lhs).is_some() {
+            (&lhs, &rhs)
+        } else {
+            (&rhs, &lhs)
+        };
+        let lanes = self.lanes_of(vector);
+        let ty = vector.ty().unwrap_or(Ty::Float(64));
+        if let (Some(m), Some(n)) = (self.lanes_of(other), lanes) {
+            if m != n || other.ty() != Some(ty) {
+                return Err("arithmetic on vectors of different types".into());
+            }
+        }
+        let name = match (op, ty.is_float()) {
+            (O::Add, true) => "addf",
+            (O::Add, false) => "addi",
+            (O::Sub, true) => "subf",
+            (O::Sub, false) => "subi",
+            (O::Mult, true) => "mulf",
+            (O::Mult, false) => "muli",
+            (O::Div, true) => "divf",
+            (O::Div, false) => "divsi",
+            (O::BitAnd, false) => "andi",
+            (O::BitOr, false) => "ori",
+            (O::BitXor, false) => "xori",
+            _ => return Err("an operator on vectors that cannot be translated".into()),
+        };
+        if name == "divsi" {
+            self.unsafe_ops = true;
+        }
+        let name = unsigned_op(name, ty);
+        let a = self.convert_lanes(&lhs, ty, lanes)?;
+        let b = self.convert_lanes(&rhs, ty, lanes)?;
+        let result = self.emit_op(format!(
+            "arith.{name} {a}, {b} : {}",
+            vector_mlir(ty, lanes)
+        ));
+        if let Some(n) = lanes {
+            self.lanes.insert(result.clone(), n);
+        }
+        Ok(V::Ssa(result, ty))
     }
 
     /// `a ** b`: integer powers of integers are `math.ipowi`, integer
@@ -1807,6 +1938,55 @@ mod tests {
         let body = translate("b = a * 2", &sig).unwrap();
         assert!(body.contains("arith.constant 2.0 : f32"), "{body}");
         assert!(body.contains("arith.mulf %arg0, %0 : f32"), "{body}");
+    }
+
+    #[test]
+    fn vectors_compute_lane_by_lane_with_scalars_splat() {
+        let none = |_: &str| false;
+        let v2 = element("vector<2xf32>");
+        let sig = signature(
+            &[("a", v2.clone()), ("c", v2.clone()), ("s", element("f64"))],
+            &[("b", "vector<2xf32>")],
+            &none,
+        );
+        // The vector's lane type wins: the double literal and the double
+        // scalar become f32 splats.
+        let body = translate("b = -(a * 0.5 + c) - s", &sig).unwrap();
+        for expected in [
+            "%0 = arith.constant 0.5 : f32",
+            "%1 = vector.broadcast %0 : f32 to vector<2xf32>",
+            "%2 = arith.mulf %arg0, %1 : vector<2xf32>",
+            "%3 = arith.addf %2, %arg1 : vector<2xf32>",
+            "%4 = arith.negf %3 : vector<2xf32>",
+            "%5 = arith.truncf %arg2 : f64 to f32",
+            "%6 = vector.broadcast %5 : f32 to vector<2xf32>",
+            "%7 = arith.subf %4, %6 : vector<2xf32>",
+            "sdfg.yield %7 : vector<2xf32>",
+        ] {
+            assert!(body.contains(expected), "{expected} in {body}");
+        }
+        // What C++ or the GCC vector extensions reject, or what has no
+        // vector form here, is not translated.
+        for (code, why) in [
+            ("b = s", "is a vector but is assigned a scalar"),
+            ("b = a ** 2", "operator on vectors"),
+            (
+                "b = a if s > 0 else c",
+                "vector is used where only a scalar",
+            ),
+            ("b = math.sqrt(a)", "vector is used where only a scalar"),
+            ("b = a % c", "operator on vectors"),
+        ] {
+            let error = translate(code, &sig).unwrap_err();
+            assert!(error.contains(why), "{code}: {error}");
+        }
+        let mixed = signature(
+            &[("a", v2), ("c", element("vector<4xf32>"))],
+            &[("b", "vector<2xf32>")],
+            &none,
+        );
+        let error = translate("b = a + c", &mixed).unwrap_err();
+        assert!(error.contains("vectors of different types"), "{error}");
     }
 
     #[test]
