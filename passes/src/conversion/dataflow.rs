@@ -6,14 +6,15 @@ use std::collections::HashMap;
 
 use sdfg_dialect::ir::{type_to_string, Op, Val};
 use sdfg_dialect::{
-    accessed_container, container_name, incoming_edges, EdgeRole, Memlet, Schedule,
+    accessed_container, container_name, incoming_edges, structure_members, underlying_container,
+    EdgeRole, Memlet, Schedule,
 };
 use sdfg_symbolic::{parse_subset, Expr, Range, Subset};
 
 use super::by_ref::{argument_type, by_ref_outputs, mark_written, Rewrite};
 use super::sdfg_to_scf::{
-    fail, lower_function, parse_expr, parse_memlet_subset, range_index, Failure, Function, Lowered,
-    Placement, Result, TaskletFunction,
+    fail, lower_function, parse_expr, parse_memlet_subset, range_index, structure_leaves, Failure,
+    Function, Lowered, Placement, Result, TaskletFunction,
 };
 use super::types::{layout, memref_type, Data, Elem};
 use super::wcr::{Reduction, Slot};
@@ -54,9 +55,6 @@ impl<'a> Function<'a, '_> {
             message: "has no container".into(),
         })?;
         let name = container_name(container).unwrap_or_default();
-        if let Some(member) = container.defining_op().filter(|o| o.is("sdfg.member")) {
-            return fail(member, "structure members cannot be lowered yet");
-        }
         let Some(data) = self.containers.by_name.get(&name).cloned() else {
             return fail(access, format!("container `{name}` is not allocated here"));
         };
@@ -489,6 +487,9 @@ impl<'a> Function<'a, '_> {
         env: &HashMap<String, String>,
         parallel: &[String],
     ) -> Result<'a, ()> {
+        if accessed_container(access).is_some_and(|c| structure_members(c.ty()).is_some()) {
+            return self.lower_structure_access(access);
+        }
         let data = self.access_data(access, env)?;
         for edge in incoming_edges(access) {
             if edge.role != EdgeRole::Input {
@@ -523,9 +524,33 @@ impl<'a> Function<'a, '_> {
                     }
                 }
                 Lowered::Written => {}
+                Lowered::Structure => {
+                    return fail(
+                        access,
+                        format!("copies a structure into `{}`, which is not one", data.name),
+                    )
+                }
             }
         }
         self.values.insert(access.results()[0], Lowered::Data(data));
+        Ok(())
+    }
+
+    /// An access node of a whole structure: what flows through it are the
+    /// structure's members, which nested SDFGs take by name and write in
+    /// place. Copies into a structure are refused.
+    fn lower_structure_access(&mut self, access: Op<'a>) -> Result<'a, ()> {
+        for edge in incoming_edges(access) {
+            if edge.role == EdgeRole::Input
+                && !matches!(self.lowered(access, edge.source)?, Lowered::Written)
+            {
+                return fail(
+                    access,
+                    "copies into a structure, which cannot be lowered yet",
+                );
+            }
+        }
+        self.values.insert(access.results()[0], Lowered::Structure);
         Ok(())
     }
 
@@ -774,6 +799,12 @@ impl<'a> Function<'a, '_> {
                     return fail(
                         tasklet,
                         format!("connector `{connector}` reads a scope output directly"),
+                    );
+                }
+                Lowered::Structure => {
+                    return fail(
+                        tasklet,
+                        format!("connector `{connector}` reads a whole structure, which a tasklet cannot lower yet (read its members)"),
                     );
                 }
             }
@@ -1169,7 +1200,8 @@ impl<'a> Function<'a, '_> {
                 message: m,
             })?;
             match self.lowered(exit, edge.source)? {
-                Lowered::Written => {}
+                // A structure is written in place, member by member.
+                Lowered::Written | Lowered::Structure => {}
                 Lowered::Value { ssa, elem } => {
                     let data = self.output_data(scope, connector, env)?;
                     let subset = parse_memlet_subset(exit, &memlet.subset)?;
@@ -1290,6 +1322,31 @@ impl<'a> Function<'a, '_> {
             .into_iter()
             .zip(inner.str_array_attr("arg_names"))
         {
+            if structure_members(arg.ty()).is_some() {
+                let edge = inputs.iter().find(|e| e.connector == Some(arg_name));
+                let outer = match edge {
+                    Some(edge) => container_name(underlying_container(edge.source)),
+                    None => out_names
+                        .iter()
+                        .position(|n| *n == arg_name)
+                        .and_then(|k| written_container(results[k])),
+                };
+                let Some(outer) = outer else {
+                    return fail(
+                        nested,
+                        format!("structure argument `{arg_name}` is connected to no structure"),
+                    );
+                };
+                self.pass_structure(
+                    nested,
+                    &outer,
+                    arg_name,
+                    arg.ty(),
+                    &mut operands,
+                    &mut types,
+                )?;
+                continue;
+            }
             let inner_layout = layout(arg.ty()).map_err(|m| Failure {
                 op: nested,
                 message: format!("argument `{arg_name}`: {m}"),
@@ -1425,6 +1482,50 @@ impl<'a> Function<'a, '_> {
     }
 
     /// The data and subset a nested SDFG's output is written to.
+    /// Passes the members of structure `outer` to the nested SDFG's
+    /// structure argument `inner` of type `ty`, in the order of its
+    /// members: a scalar member by reference (its memref), an array member
+    /// as its memref and base index, as for any nested argument.
+    fn pass_structure(
+        &mut self,
+        nested: Op<'a>,
+        outer: &str,
+        inner: &str,
+        ty: mlir_sys::MlirType,
+        operands: &mut Vec<String>,
+        types: &mut Vec<String>,
+    ) -> Result<'a, ()> {
+        for (leaf, leaf_ty) in structure_leaves(inner, ty) {
+            let member = format!("{outer}{}", &leaf[inner.len()..]);
+            let Some(data) = self.containers.by_name.get(&member).cloned() else {
+                return fail(
+                    nested,
+                    format!("structure member `{member}` passed as `{leaf}` is not here"),
+                );
+            };
+            let expected = layout(leaf_ty).map_err(|m| Failure {
+                op: nested,
+                message: format!("member `{leaf}`: {m}"),
+            })?;
+            if expected.scalar != data.scalar || expected.elem != data.elem || data.stream {
+                return fail(
+                    nested,
+                    format!("structure member `{member}` does not have the type of `{leaf}`"),
+                );
+            }
+            operands.push(data.memref.clone());
+            types.push(data.memref_type());
+            if !data.scalar {
+                operands.push(match &data.base {
+                    Some(b) => b.clone(),
+                    None => self.body.index(0),
+                });
+                types.push("index".into());
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn nested_output(
         &mut self,
         nested: Op<'a>,
@@ -1517,4 +1618,25 @@ pub(super) fn private_to_iteration(subset: &Subset, parallel: &[String]) -> bool
             r.start.mentions(p) && !parallel.iter().any(|q| symbols.contains(q))
         })
     })
+}
+
+/// The name of the container that a scope or nested-SDFG output `value`
+/// is written to: through scope exits to the access node that takes it.
+fn written_container(value: Val<'_>) -> Option<String> {
+    value
+        .uses()
+        .into_iter()
+        .find_map(|(user, operand)| match user.name() {
+            "sdfg.access" => user.operands().first().and_then(|c| container_name(*c)),
+            "sdfg.exit" => {
+                let scope = user.parent()?;
+                let name = user.str_array_attr("names").get(operand)?.to_string();
+                let k = scope
+                    .str_array_attr("out_names")
+                    .iter()
+                    .position(|n| *n == name)?;
+                written_container(*scope.results().get(k)?)
+            }
+            _ => None,
+        })
 }

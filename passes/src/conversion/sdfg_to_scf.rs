@@ -55,7 +55,7 @@ use std::collections::{BTreeSet, HashMap};
 use mlir_sys::*;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{string_ref, type_to_string, Op, Val};
-use sdfg_dialect::{container_name, incoming_edges, EdgeRole, Lifetime};
+use sdfg_dialect::{container_name, incoming_edges, structure_members, EdgeRole, Lifetime};
 use sdfg_symbolic::{parse, parse_subset, Expr, Range, Subset};
 
 use super::by_ref::Rewrite;
@@ -469,7 +469,8 @@ pub struct Argument {
 
 /// The C interface of the function an `sdfg.sdfg` becomes: its containers
 /// in argument order (MLIR memref descriptors: rank 1 for arrays, rank 0
-/// for scalars), then one `int64_t` per free symbol in this order.
+/// for scalars; a structure is its members, in order, named
+/// `structure.member`), then one `int64_t` per free symbol in this order.
 #[derive(Clone, Debug)]
 pub struct Abi {
     /// The function's name (the SDFG's symbol name).
@@ -502,28 +503,24 @@ pub fn abi(sdfg: Op<'_>) -> std::result::Result<Abi, String> {
     let mut arguments = Vec::new();
     for (i, value) in sdfg.region_args(0).into_iter().enumerate() {
         let name = container_name(value).unwrap_or_else(|| format!("arg{i}"));
-        let layout = layout(value.ty()).map_err(|e| format!("argument `{name}`: {e}"))?;
-        if layout.reference {
-            return Err(format!(
-                "argument `{name}` is a reference, which cannot be passed yet"
-            ));
+        for (leaf, ty) in structure_leaves(&name, value.ty()) {
+            let layout = layout(ty).map_err(|e| format!("argument `{leaf}`: {e}"))?;
+            if layout.reference {
+                return Err(format!(
+                    "argument `{leaf}` is a reference, which cannot be passed yet"
+                ));
+            }
+            arguments.push(Argument {
+                written: is_written(sdfg, &leaf),
+                name: leaf,
+                elem: layout.elem,
+                scalar: layout.scalar,
+                shape: fold(layout.shape),
+                strides: fold(layout.strides),
+                offsets: fold(layout.offsets),
+                stream: layout.stream,
+            });
         }
-        let written = value.uses().into_iter().any(|(user, _)| {
-            user.is("sdfg.access")
-                && incoming_edges(user)
-                    .iter()
-                    .any(|e| e.role == EdgeRole::Input)
-        });
-        arguments.push(Argument {
-            name,
-            elem: layout.elem,
-            scalar: layout.scalar,
-            shape: fold(layout.shape),
-            strides: fold(layout.strides),
-            offsets: fold(layout.offsets),
-            written,
-            stream: layout.stream,
-        });
     }
     let assigned = assigned_symbols(sdfg);
     let read_before_assigned = symbols_read_before_assigned(sdfg);
@@ -545,6 +542,35 @@ pub fn abi(sdfg: Op<'_>) -> std::result::Result<Abi, String> {
     })
 }
 
+/// The containers a container of type `ty` named `name` holds: itself, or
+/// for a structure every member that is not a structure, recursively,
+/// named `name.member` as DaCe names them. A structure is lowered as these
+/// members, each its own memref.
+pub(super) fn structure_leaves(name: &str, ty: MlirType) -> Vec<(String, MlirType)> {
+    match structure_members(ty) {
+        None => vec![(name.to_string(), ty)],
+        Some((_, members)) => members
+            .into_iter()
+            .flat_map(|(member, ty)| structure_leaves(&format!("{name}.{member}"), ty))
+            .collect(),
+    }
+}
+
+/// Whether an access node of `sdfg` (not of a nested one) writes container
+/// `name`, or a structure that holds it.
+fn is_written(sdfg: Op<'_>, name: &str) -> bool {
+    sdfg.descendants().into_iter().any(|op| {
+        op.is("sdfg.access")
+            && op.ancestor("sdfg.sdfg") == Some(sdfg)
+            && incoming_edges(op).iter().any(|e| e.role == EdgeRole::Input)
+            && op
+                .operands()
+                .first()
+                .and_then(|c| container_name(*c))
+                .is_some_and(|c| c == name || name.starts_with(&format!("{c}.")))
+    })
+}
+
 /// How a dataflow value is held in the lowered code.
 #[derive(Clone)]
 pub(super) enum Lowered {
@@ -554,6 +580,9 @@ pub(super) enum Lowered {
     Value { ssa: String, elem: Elem },
     /// A scope or nested-SDFG output: its data was written in place.
     Written,
+    /// A structure (its members are containers of their own, found by
+    /// name).
+    Structure,
 }
 
 /// Where a transient is allocated.
@@ -768,6 +797,7 @@ impl<'a> Function<'a, '_> {
         })?;
         let mut args = Vec::new();
         for (i, arg) in abi.arguments.into_iter().enumerate() {
+            // (A structure's members are consecutive arguments.)
             if arg.stream && !nested {
                 return fail(
                     self.sdfg,

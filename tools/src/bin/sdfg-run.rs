@@ -10,7 +10,8 @@ use std::time::Instant;
 
 const USAGE: &str = "usage: sdfg-run PROGRAM.{mlir,sdfg,sdfgz} [options]
   --set NAME=VALUE        the value of a symbol, or of a scalar argument
-  --input NAME=FILE.npy   an argument's contents (default: random data)
+  --input NAME=FILE.npy   an argument's contents (default: random data); a
+                          structure's members are arguments NAME.MEMBER
   --seed N                seed of the random inputs (default 0)
   --out DIR               write every container the program writes as DIR/NAME.npy
   --save-inputs DIR       write the inputs as DIR/NAME.npy

@@ -50,10 +50,17 @@ def generate_with(sdfg, seed, size):
             del symbols[s]
     args = {}
     elements = 0
+    containers = []
     for name in sorted(sdfg.arrays):
         desc = sdfg.arrays[name]
         if desc.transient:
             continue
+        if isinstance(desc, dace.data.Structure) and not isinstance(desc, dace.data.View):
+            # Members are arguments of their own, named as DaCe names them.
+            containers += [(f"{name}.{m}", d) for m, d in desc.members.items()]
+        else:
+            containers.append((name, desc))
+    for name, desc in containers:
         if not isinstance(desc, (dace.data.Array, dace.data.Scalar)) or isinstance(desc, (dace.data.View, dace.data.Reference)):
             raise ValueError(f"argument {name} is a {type(desc).__name__}")
         dtype = desc.dtype.as_numpy_dtype()
@@ -76,6 +83,43 @@ def generate_with(sdfg, seed, size):
             array = dace.data.make_array_from_descriptor(desc, values, symbols={**symbols, **sdfg.constants})
             args[name] = array
     return args, symbols, elements
+
+
+def call_args(sdfg, args):
+    """The keyword arguments of a call: structures are ctypes structures of
+    their members (arrays by pointer, scalars by value), built from the
+    `structure.member` entries of `args`; returns them and the structures,
+    whose scalar members the program may write."""
+    import ctypes
+    import dace
+    import numpy as np
+
+    kwargs, structures = {}, {}
+    for name, value in args.items():
+        structure, _, member = name.partition(".")
+        if not member:
+            kwargs[name] = value
+            continue
+        if structure not in structures:
+            ctype = sdfg.arrays[structure].dtype._typeclass.as_ctypes()
+            structures[structure] = kwargs[structure] = ctype()
+        if isinstance(value, np.ndarray) and value.ndim > 0:
+            setattr(structures[structure], member, ctypes.c_void_p(value.ctypes.data))
+        else:
+            setattr(structures[structure], member, np.asarray(value).item())
+    return kwargs, structures
+
+
+def read_back(args, structures):
+    """Copies what the program wrote into structures' scalar members back
+    into `args`."""
+    import numpy as np
+
+    for name in list(args):
+        structure, _, member = name.partition(".")
+        value = args[name]
+        if member and not (isinstance(value, np.ndarray) and value.ndim > 0):
+            args[name] = np.asarray(getattr(structures[structure], member), dtype=np.asarray(value).dtype)
 
 
 def run_one(path, out, seed):
@@ -106,10 +150,13 @@ def run_one(path, out, seed):
     try:
         sdfg.build_folder = os.path.join(out, "build")
         again = copy.deepcopy(args)
-        sdfg(**args, **{k: v for k, v in symbols.items() if k not in args})
-        # A second run on the same inputs: a program whose result depends
-        # on uninitialised memory or on the thread schedule shows it here.
-        sdfg(**again, **{k: v for k, v in symbols.items() if k not in again})
+        for run in (args, again):
+            # The second run is on the same inputs: a program whose result
+            # depends on uninitialised memory or on the thread schedule
+            # shows it here.
+            kwargs, structures = call_args(sdfg, run)
+            sdfg(**kwargs, **{k: v for k, v in symbols.items() if k not in kwargs})
+            read_back(run, structures)
     except Exception as e:  # noqa: BLE001
         with open(status, "w") as f:
             f.write(f"dace: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}\n")
@@ -121,8 +168,9 @@ def run_one(path, out, seed):
                 f.write(f"dace: nondeterministic: two runs give different {name}\n")
             return
     for name, value in args.items():
-        # Scalars are passed by value: what DaCe writes to them is lost.
-        if not isinstance(sdfg.arrays[name], dace.data.Scalar):
+        # Scalars are passed by value: what DaCe writes to them is lost
+        # (not so for a structure's, read back above).
+        if "." in name or not isinstance(sdfg.arrays[name], dace.data.Scalar):
             np.save(os.path.join(out, "dace", name + ".npy"), np.ascontiguousarray(np.asarray(value)))
     with open(status, "w") as f:
         f.write("ok\n")
