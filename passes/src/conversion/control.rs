@@ -502,13 +502,15 @@ impl<'a> Function<'a, '_> {
         let owned = self.owned_transients(Placement::State(state));
         let mut frees = Vec::new();
         for alloc in owned {
-            let data = self.allocate_scoped(alloc, &env, &mut frees, true)?;
-            self.containers.by_name.insert(data.name.clone(), data);
+            for data in self.allocate_scoped(alloc, &env, &mut frees, true)? {
+                self.containers.by_name.insert(data.name.clone(), data);
+            }
         }
         for (alloc, last) in self.spans_from(state) {
             let mut span = Vec::new();
-            let data = self.allocate_scoped(alloc, &env, &mut span, false)?;
-            self.containers.by_name.insert(data.name.clone(), data);
+            for data in self.allocate_scoped(alloc, &env, &mut span, false)? {
+                self.containers.by_name.insert(data.name.clone(), data);
+            }
             self.span_frees
                 .entry(last.raw().ptr as usize)
                 .or_default()

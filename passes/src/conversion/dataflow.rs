@@ -1164,11 +1164,12 @@ impl<'a> Function<'a, '_> {
         }
         let mut frees = Vec::new();
         for alloc in owned {
-            let data = self.allocate_scoped(alloc, env, &mut frees, on_stack)?;
-            if !parallel.is_empty() {
-                self.iteration_private.insert(data.name.clone());
+            for data in self.allocate_scoped(alloc, env, &mut frees, on_stack)? {
+                if !parallel.is_empty() {
+                    self.iteration_private.insert(data.name.clone());
+                }
+                self.containers.by_name.insert(data.name.clone(), data);
             }
-            self.containers.by_name.insert(data.name.clone(), data);
         }
         let body_ops = scope.region_ops(0);
         self.lower_dataflow(&body_ops, env, parallel)?;

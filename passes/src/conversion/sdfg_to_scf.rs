@@ -924,11 +924,12 @@ impl<'a> Function<'a, '_> {
             let name = op.str_attr("name").unwrap_or_default().to_string();
             if self.placements.get(&name) == Some(&Placement::Function) {
                 let env = self.free.clone();
-                let data = self.allocate(op, &env, true, true)?;
-                if let Some(values) = constants.get(name.as_str()) {
-                    self.initialize(op, &data, *values)?;
+                for data in self.allocate(op, &env, true, true)? {
+                    if let Some(values) = constants.get(data.name.as_str()) {
+                        self.initialize(op, &data, *values)?;
+                    }
+                    self.containers.by_name.insert(data.name.clone(), data);
                 }
-                self.containers.by_name.insert(name, data);
             }
         }
         Ok(())
@@ -1019,9 +1020,32 @@ impl<'a> Function<'a, '_> {
         env: &HashMap<String, String>,
         function_level: bool,
         stack_scalars: bool,
-    ) -> Result<'a, Data> {
+    ) -> Result<'a, Vec<Data>> {
         let name = alloc.str_attr("name").unwrap_or_default().to_string();
         let ty = alloc.results()[0].ty();
+        let leaves = structure_leaves(&name, ty);
+        let whole = leaves.len() == 1 && leaves[0].0 == name;
+        leaves
+            .into_iter()
+            .map(|(leaf, ty)| {
+                self.allocate_container(alloc, leaf, ty, whole, env, function_level, stack_scalars)
+            })
+            .collect()
+    }
+
+    /// [`Self::allocate`] of one container: the transient itself (`whole`)
+    /// or a member of a transient structure.
+    #[allow(clippy::too_many_arguments)]
+    fn allocate_container(
+        &mut self,
+        alloc: Op<'a>,
+        name: String,
+        ty: MlirType,
+        whole: bool,
+        env: &HashMap<String, String>,
+        function_level: bool,
+        stack_scalars: bool,
+    ) -> Result<'a, Data> {
         let layout = layout(ty).map_err(|e| Failure {
             op: alloc,
             message: format!("transient `{name}`: {e}"),
@@ -1100,7 +1124,7 @@ impl<'a> Function<'a, '_> {
                 }
             }
         };
-        if !initialization::written_before_read(self.sdfg, alloc, &layout) {
+        if !whole || !initialization::written_before_read(self.sdfg, alloc, &layout) {
             self.zero_fill(&memref, &layout.elem, layout.scalar);
         }
         Ok(Data::new(name, memref, layout))
@@ -1194,16 +1218,18 @@ impl<'a> Function<'a, '_> {
         env: &HashMap<String, String>,
         frees: &mut Vec<Allocation>,
         stack_scalars: bool,
-    ) -> Result<'a, Data> {
-        let data = self.allocate(alloc, env, false, stack_scalars)?;
-        if (!data.scalar || !stack_scalars) && !data.memref.is_empty() {
-            frees.push(Allocation {
-                memref: data.memref.clone(),
-                ty: data.memref_type(),
-                stream: data.stream,
-            });
+    ) -> Result<'a, Vec<Data>> {
+        let containers = self.allocate(alloc, env, false, stack_scalars)?;
+        for data in &containers {
+            if (!data.scalar || !stack_scalars) && !data.memref.is_empty() {
+                frees.push(Allocation {
+                    memref: data.memref.clone(),
+                    ty: data.memref_type(),
+                    stream: data.stream,
+                });
+            }
         }
-        Ok(data)
+        Ok(containers)
     }
 }
 

@@ -356,7 +356,12 @@ pub(crate) fn layout(ty: mlir_sys::MlirType) -> Result<Layout, String> {
     match kind {
         ContainerKind::Array | ContainerKind::View | ContainerKind::Scalar => {}
         ContainerKind::Stream | ContainerKind::Reference => {}
-        ContainerKind::Structure => return Err("structures cannot be lowered yet".into()),
+        ContainerKind::Structure => {
+            return Err(
+                "a whole structure cannot be lowered as one container, only through its members"
+                    .into(),
+            )
+        }
     }
     let elem = Elem::parse(&type_to_string(container.element.0))?;
     let stream = kind == ContainerKind::Stream;

@@ -167,17 +167,3 @@ sdfg.sdfg @vector_to_scalar(%A: !sdfg.array<vector<2xf32> ["2"]> as "A", %B: !sd
     %b = sdfg.access %B writes(%v["1"] : f32) : !sdfg.array<f32 ["2"]>
   }
 }
-
-// -----
-
-// Structure arguments are lowered member by member; a transient structure
-// is not yet.
-sdfg.sdfg @transient_structure(%A: !sdfg.array<f64 ["4"]> as "A") {
-  // expected-error @+1 {{transient `S`: structures cannot be lowered yet}}
-  %S = sdfg.alloc "S" : !sdfg.structure<"Acc" members ["total"] types [!sdfg.scalar<f64>]>
-  %total = sdfg.member %S "total" : <"Acc" members ["total"] types [!sdfg.scalar<f64>]> -> !sdfg.scalar<f64>
-  sdfg.state @s {
-    %t = sdfg.access %total : !sdfg.scalar<f64>
-    %a = sdfg.access %A writes(%t["0" -> "1"] : !sdfg.scalar<f64>) : !sdfg.array<f64 ["4"]>
-  }
-}

@@ -1,5 +1,6 @@
 // RUN: sdfg-opt %s --pass-pipeline='builtin.module(convert-sdfg-to-scf)' | FileCheck %s
 // RUN: sdfg-run %s --set N=8 --input S.total=%S/Inputs/seven.npy | FileCheck %s --check-prefix=OUT
+// RUN: sdfg-run %s --function transient | FileCheck %s --check-prefix=TRANSIENT
 
 // A structure is lowered as its members, each a container of its own named
 // `structure.member` as DaCe names them: a function takes one argument per
@@ -66,4 +67,48 @@ sdfg.sdfg @accumulate(%A: !sdfg.array<f64 ["N"]> as "A", %S: !sdfg.structure<"Ac
   }
   sdfg.edge @fill -> @sum
   sdfg.edge @sum -> @scale
+}
+
+// A transient structure is its members, each allocated (and zero-filled)
+// as a transient of its own.
+// CHECK-LABEL: func.func @transient
+// CHECK: %[[V:.*]] = memref.alloca() : memref<4xf64>
+// CHECK: %[[W:.*]] = memref.alloca() : memref<f64>
+// B[k] = P.v[k] + P.w = 2 * k + 10: 52.
+// TRANSIENT: B: <f8[4] checksum 5.2000000000e1
+sdfg.sdfg @transient(%B: !sdfg.array<f64 ["4"]> as "B") {
+  %P = sdfg.alloc "P" : !sdfg.structure<"Pair" members ["v", "w"] types [!sdfg.array<f64 ["4"]>, !sdfg.scalar<f64>]>
+  %v = sdfg.member %P "v" : <"Pair" members ["v", "w"] types [!sdfg.array<f64 ["4"]>, !sdfg.scalar<f64>]> -> !sdfg.array<f64 ["4"]>
+  %w = sdfg.member %P "w" : <"Pair" members ["v", "w"] types [!sdfg.array<f64 ["4"]>, !sdfg.scalar<f64>]> -> !sdfg.scalar<f64>
+  sdfg.state @fill {
+    %m = sdfg.map "twice" ["k" = "0:4"] outs("v" : !sdfg.array<f64 ["4"]>) {
+      %t = sdfg.tasklet "k" outs("o" : f64) {
+        %k = sdfg.sym "2*k" : i64
+        %f = arith.sitofp %k : i64 to f64
+        sdfg.yield %f : f64
+      }
+      sdfg.exit ("v" = %t["k"] : f64)
+    }
+    %va = sdfg.access %v writes(%m["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"]>
+    %ten = sdfg.tasklet "ten" outs("o" : f64) {
+      %c = arith.constant 10.0 : f64
+      sdfg.yield %c : f64
+    }
+    %wa = sdfg.access %w writes(%ten["0"] : f64) : !sdfg.scalar<f64>
+  }
+  sdfg.state @use {
+    %va = sdfg.access %v : !sdfg.array<f64 ["4"]>
+    %wa = sdfg.access %w : !sdfg.scalar<f64>
+    %m = sdfg.map "add" ["k" = "0:4"] ins("v" = %va["0:4"] : !sdfg.array<f64 ["4"]>, "w" = %wa["0"] : !sdfg.scalar<f64>) outs("B" : !sdfg.array<f64 ["4"]>) {
+    ^bb0(%vin: !sdfg.array<f64 ["4"]>, %win: !sdfg.scalar<f64>):
+      %t = sdfg.tasklet "add" ins("a" = %vin["k"] : !sdfg.array<f64 ["4"]>, "b" = %win["0"] : !sdfg.scalar<f64>) outs("o" : f64) {
+      ^bb0(%a: f64, %b: f64):
+        %s = arith.addf %a, %b : f64
+        sdfg.yield %s : f64
+      }
+      sdfg.exit ("B" = %t["k"] : f64)
+    }
+    %b = sdfg.access %B writes(%m["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"]>
+  }
+  sdfg.edge @fill -> @use
 }
