@@ -222,7 +222,12 @@ impl<'a> Function<'a, '_> {
             memref_type: &ty,
             index: &indices.join(", "),
         };
-        reduction.apply(&mut body, "%value", &slot, &data.elem, atomic);
+        reduction
+            .apply(&mut body, "%value", &slot, &data.elem, atomic)
+            .map_err(|message| Failure {
+                op: tasklet,
+                message,
+            })?;
         body.line("return");
         body.close("");
         self.module.functions.push(body.take());

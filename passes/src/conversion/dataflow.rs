@@ -281,15 +281,6 @@ impl<'a> Function<'a, '_> {
             self.vector_access(op, env, data, subset, index, elem, Some(value))?;
             return Ok(());
         }
-        if wcr.is_some() && (elem.lanes().is_some() || data.elem.lanes().is_some()) {
-            let atomic = data.shared || !parallel.is_empty();
-            if atomic || wcr.is_some_and(|r| r.is_logical()) {
-                return fail(
-                    op,
-                    format!("resolves write conflicts on vectors of `{}` atomically or logically, which cannot be lowered yet", data.name),
-                );
-            }
-        }
         let value = self.convert(op, value, elem, &data.elem.ty)?;
         if data.stream {
             if wcr.is_some() {
@@ -324,7 +315,9 @@ impl<'a> Function<'a, '_> {
                     memref_type: &ty,
                     index: &index,
                 };
-                reduction.apply(&mut self.body, &value, &slot, &data.elem, atomic);
+                reduction
+                    .apply(&mut self.body, &value, &slot, &data.elem, atomic)
+                    .map_err(|message| Failure { op, message })?;
             }
         }
         Ok(())

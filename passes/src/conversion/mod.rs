@@ -27,7 +27,7 @@ pub static LOWER_TO_LLVM: PipelineRegistration = PipelineRegistration {
     pipeline: "sdfg-validate,convert-sdfg-to-scf,inline,symbol-dce,canonicalize,mem2reg,\
                canonicalize,cse,loop-invariant-code-motion,convert-scf-to-openmp,\
                canonicalize,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
-               convert-vector-to-llvm,finalize-memref-to-llvm,convert-math-to-funcs{convert-ctlz=false},\
+               convert-complex-to-standard,convert-complex-to-llvm,convert-vector-to-llvm,finalize-memref-to-llvm,convert-math-to-funcs{convert-ctlz=false},\
                convert-math-to-llvm,convert-math-to-libm,arith-expand,convert-arith-to-llvm,convert-openmp-to-llvm,convert-cf-to-llvm,\
                convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts",
 };

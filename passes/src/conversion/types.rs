@@ -17,8 +17,9 @@ pub struct Elem {
 }
 
 impl Elem {
-    /// Reads a builtin element type (`ui32` becomes signless `i32`), or a
-    /// 1-D vector of a power-of-two number of integers or floats (DaCe's
+    /// Reads a builtin element type (`ui32` becomes signless `i32`; DaCe's
+    /// `complex64` and `complex128` are `complex<f32>` and `complex<f64>`),
+    /// or a 1-D vector of a power-of-two number of integers or floats (DaCe's
     /// `vector` types, `dace::vec<T, N>`, laid out as `N` elements).
     pub fn parse(text: &str) -> Result<Elem, String> {
         let t = text.trim();
@@ -55,9 +56,12 @@ impl Elem {
                 });
             }
         }
-        let ok = matches!(t, "f16" | "bf16" | "f32" | "f64" | "index")
-            || t.strip_prefix('i')
-                .is_some_and(|w| w.parse::<u32>().is_ok());
+        let ok = matches!(
+            t,
+            "f16" | "bf16" | "f32" | "f64" | "index" | "complex<f32>" | "complex<f64>"
+        ) || t
+            .strip_prefix('i')
+            .is_some_and(|w| w.parse::<u32>().is_ok());
         if ok {
             Ok(Elem {
                 ty: t.to_string(),
@@ -71,6 +75,11 @@ impl Elem {
     /// Whether this is a floating-point type (or a vector of one).
     pub fn is_float(&self) -> bool {
         is_float(&self.ty)
+    }
+
+    /// Whether this is a complex type.
+    pub fn is_complex(&self) -> bool {
+        part(&self.ty).is_some()
     }
 
     /// For a vector type, its number of lanes and the type of a lane.
@@ -88,6 +97,9 @@ impl Elem {
     /// The size of one element in memory, as the `llvm` lowering lays it
     /// out (`i1` takes a byte; `None` for `index`).
     pub fn bytes(&self) -> Option<u64> {
+        if let Some(part) = part(&self.ty) {
+            return Some(2 * u64::from(float_width(part) / 8));
+        }
         let (n, lane) = lanes(&self.ty).unwrap_or((1, &self.ty));
         let bits = match lane {
             "f16" | "bf16" => 16,
@@ -114,6 +126,11 @@ fn lanes(ty: &str) -> Option<(u64, &str)> {
     Some((n.parse().ok()?, lane))
 }
 
+/// The type of the real and imaginary parts of a `complex<T>` type.
+fn part(ty: &str) -> Option<&str> {
+    ty.strip_prefix("complex<")?.strip_suffix('>')
+}
+
 /// The lane type of a vector type, else the type itself.
 fn lane(ty: &str) -> &str {
     lanes(ty).map_or(ty, |(_, lane)| lane)
@@ -131,6 +148,11 @@ fn int_width(ty: &str) -> Option<u32> {
 }
 
 fn zero(body: &mut Body, ty: &str) -> String {
+    if let Some(part) = part(ty) {
+        return body.assign(format!(
+            "complex.constant [0.0 : {part}, 0.0 : {part}] : {ty}"
+        ));
+    }
     let value = if is_float(ty) { "0.0" } else { "0" };
     if lanes(ty).is_some() {
         body.assign(format!("arith.constant dense<{value}> : {ty}"))
@@ -142,8 +164,11 @@ fn zero(body: &mut Body, ty: &str) -> String {
 /// Converts `value` of type `from` to type `to` the way C converts
 /// (implicit conversions in DaCe's generated code). A scalar converts to a
 /// vector by conversion to its lane type and a splat, as `dace::vec`
-/// does; vectors convert lane by lane to vectors of as many lanes. Any
-/// other conversion involving a vector is an error, as in C++.
+/// does; vectors convert lane by lane to vectors of as many lanes. A real
+/// number converts to a complex one with a zero imaginary part, and
+/// complex numbers convert part by part, as `std::complex` does. Any other
+/// conversion involving a vector or a complex number is an error, as in
+/// C++.
 pub(crate) fn convert(
     body: &mut Body,
     value: &str,
@@ -153,6 +178,26 @@ pub(crate) fn convert(
     let f = from.ty.as_str();
     if f == to {
         return Ok(value.to_string());
+    }
+    match (part(f), part(to)) {
+        (None, None) => {}
+        (Some(from_part), Some(to_part)) => {
+            let from_part = Elem {
+                ty: from_part.to_string(),
+                unsigned: false,
+            };
+            let re = body.assign(format!("complex.re {value} : {f}"));
+            let im = body.assign(format!("complex.im {value} : {f}"));
+            let re = convert_lanes(body, &re, &from_part, to_part);
+            let im = convert_lanes(body, &im, &from_part, to_part);
+            return Ok(body.assign(format!("complex.create {re}, {im} : {to}")));
+        }
+        (None, Some(to_part)) if lanes(f).is_none() => {
+            let re = convert_lanes(body, value, from, to_part);
+            let im = zero(body, to_part);
+            return Ok(body.assign(format!("complex.create {re}, {im} : {to}")));
+        }
+        _ => return Err(format!("a value of type {f} cannot be converted to {to}")),
     }
     match (lanes(f), lanes(to)) {
         (None, None) => Ok(convert_lanes(body, value, from, to)),

@@ -146,6 +146,17 @@ impl Reduction {
     /// Emits `old (op) new` on `elem` values.
     pub(crate) fn combine(self, body: &mut Body, old: &str, new: &str, elem: &Elem) -> String {
         let t = &elem.ty;
+        if elem.is_complex() {
+            // [`Self::apply`] admits only these on complex numbers.
+            let op = match self {
+                Reduction::Sum => "add",
+                Reduction::Product => "mul",
+                Reduction::Sub => "sub",
+                Reduction::Div => "div",
+                _ => return new.to_string(),
+            };
+            return body.assign(format!("complex.{op} {old}, {new} : {t}"));
+        }
         let float = elem.is_float();
         let simple =
             |body: &mut Body, op: &str| body.assign(format!("arith.{op} {old}, {new} : {t}"));
@@ -197,7 +208,10 @@ impl Reduction {
     }
 
     /// Emits the resolution of writing `value` into `slot`: atomic when
-    /// `atomic`.
+    /// `atomic`. Complex numbers have only the arithmetic reductions, and
+    /// atomic ones only for sums and differences (part by part); vectors
+    /// have no atomic update here (the compare-and-swap loop works on
+    /// integers and floats) and no logical reductions.
     pub(crate) fn apply(
         self,
         body: &mut Body,
@@ -205,8 +219,31 @@ impl Reduction {
         slot: &Slot<'_>,
         elem: &Elem,
         atomic: bool,
-    ) {
+    ) -> Result<(), String> {
         let t = &elem.ty;
+        if atomic && elem.is_complex() && matches!(self, Reduction::Sum | Reduction::Sub) {
+            atomic_complex(body, self == Reduction::Sum, value, slot, elem);
+            return Ok(());
+        }
+        let compound = elem.is_complex() || elem.lanes().is_some();
+        let arithmetic = matches!(
+            self,
+            Reduction::Sum
+                | Reduction::Product
+                | Reduction::Sub
+                | Reduction::Div
+                | Reduction::Exchange
+        );
+        if compound && (atomic || (elem.is_complex() && !arithmetic) || self.is_logical()) {
+            return Err(format!(
+                "the write-conflict resolution {self:?} on {t}{} cannot be lowered yet",
+                if atomic {
+                    " where iterations may conflict (it must be atomic)"
+                } else {
+                    ""
+                }
+            ));
+        }
         let Slot {
             memref,
             memref_type,
@@ -218,13 +255,13 @@ impl Reduction {
             body.line(format!(
                 "memref.store {new}, {memref}[{index}] : {memref_type}"
             ));
-            return;
+            return Ok(());
         }
         if let Some(kind) = self.atomic_kind(elem) {
             body.assign(format!(
                 "memref.atomic_rmw {kind} {value}, {memref}[{index}] : ({t}, {memref_type}) -> {t}"
             ));
-            return;
+            return Ok(());
         }
         let result = body.fresh();
         let current = body.fresh();
@@ -235,6 +272,60 @@ impl Reduction {
         let new = self.combine(body, &current, value, elem);
         body.line(format!("memref.atomic_yield {new} : {t}"));
         body.close("");
+        Ok(())
+    }
+}
+
+/// An atomic complex sum (`add`) or difference: the real and imaginary
+/// parts are independent, so each is one atomic float update of its half of
+/// the element, addressed through the memref's strided metadata.
+fn atomic_complex(body: &mut Body, add: bool, value: &str, slot: &Slot<'_>, elem: &Elem) {
+    let Slot {
+        memref,
+        memref_type,
+        index,
+    } = *slot;
+    let t = &elem.ty;
+    let part = t
+        .trim_start_matches("complex<")
+        .trim_end_matches('>')
+        .to_string();
+    let bytes = elem.bytes().unwrap_or(16) as i64;
+    let indices: Vec<&str> = index.split(", ").filter(|i| !i.is_empty()).collect();
+    let rank = indices.len();
+    let meta = body.fresh();
+    let index_types = vec!["index"; 2 * rank].join(", ");
+    let index_types = if rank == 0 {
+        String::new()
+    } else {
+        format!(", {index_types}")
+    };
+    body.line(format!(
+        "{meta}:{} = memref.extract_strided_metadata {memref} : {memref_type} -> memref<{t}>, index{index_types}",
+        2 + 2 * rank
+    ));
+    let mut linear = format!("{meta}#1");
+    for (d, i) in indices.iter().enumerate() {
+        let step = body.assign(format!("arith.muli {i}, {meta}#{} : index", 2 + rank + d));
+        linear = body.assign(format!("arith.addi {linear}, {step} : index"));
+    }
+    let aligned = body.assign(format!(
+        "memref.extract_aligned_pointer_as_index {memref} : {memref_type} -> index"
+    ));
+    let size = body.index(bytes);
+    let offset = body.assign(format!("arith.muli {linear}, {size} : index"));
+    let address = body.assign(format!("arith.addi {aligned}, {offset} : index"));
+    let address = body.assign(format!("arith.index_cast {address} : index to i64"));
+    let real = body.assign(format!("llvm.inttoptr {address} : i64 to !llvm.ptr"));
+    let imaginary = body.assign(format!(
+        "llvm.getelementptr {real}[1] : (!llvm.ptr) -> !llvm.ptr, {part}"
+    ));
+    let op = if add { "fadd" } else { "fsub" };
+    for (pointer, accessor) in [(&real, "re"), (&imaginary, "im")] {
+        let v = body.assign(format!("complex.{accessor} {value} : {t}"));
+        body.assign(format!(
+            "llvm.atomicrmw {op} {pointer}, {v} monotonic : !llvm.ptr, {part}"
+        ));
     }
 }
 

@@ -262,6 +262,8 @@ pub fn dtype_of(elem: &Elem) -> Result<Dtype, String> {
         "f64" => Dtype::Float(8),
         "f32" => Dtype::Float(4),
         "f16" => Dtype::Float(2),
+        "complex<f64>" => Dtype::Complex(16),
+        "complex<f32>" => Dtype::Complex(8),
         "i1" => Dtype::Bool,
         "index" => Dtype::Int(8),
         t => match t.strip_prefix('i').and_then(|w| w.parse::<usize>().ok()) {
@@ -329,9 +331,17 @@ impl Buffer {
             ));
         }
         let dtype = self.dtype;
+        let (k, from) = (dtype.components().1, array.dtype.components().1);
         for (i, p) in self.positions().into_iter().enumerate() {
-            let v = array.dtype.get(&array.data, i);
-            dtype.set(self.bytes_mut(), p, v);
+            // A real number is a complex one with a zero imaginary part.
+            for c in 0..k {
+                let v = if c < from {
+                    array.dtype.get(&array.data, i * from + c)
+                } else {
+                    0.0
+                };
+                dtype.set(self.bytes_mut(), p * k + c, v);
+            }
         }
         Ok(())
     }
@@ -364,14 +374,17 @@ impl Buffer {
             z ^ (z >> 31)
         };
         let dtype = self.dtype;
+        let (component, k) = dtype.components();
         for p in self.positions() {
-            let r = next();
-            let v = match dtype {
-                Dtype::Float(_) => (r >> 11) as f64 / (1u64 << 53) as f64,
-                Dtype::Bool => (r & 1) as f64,
-                _ => (r % 10) as f64,
-            };
-            dtype.set(self.bytes_mut(), p, v);
+            for c in 0..k {
+                let r = next();
+                let v = match component {
+                    Dtype::Float(_) => (r >> 11) as f64 / (1u64 << 53) as f64,
+                    Dtype::Bool => (r & 1) as f64,
+                    _ => (r % 10) as f64,
+                };
+                dtype.set(self.bytes_mut(), p * k + c, v);
+            }
         }
     }
 }

@@ -1,5 +1,5 @@
 //! NumPy's `.npy` format (versions 1 to 3): little-endian, C-order arrays
-//! of numbers and booleans.
+//! of numbers (complex ones included) and booleans.
 
 use std::path::Path;
 
@@ -14,6 +14,8 @@ pub enum Dtype {
     Uint(usize),
     /// Floats of 2, 4 or 8 bytes.
     Float(usize),
+    /// Complex numbers of 8 or 16 bytes (two floats: real, imaginary).
+    Complex(usize),
 }
 
 impl Dtype {
@@ -21,7 +23,17 @@ impl Dtype {
     pub fn size(self) -> usize {
         match self {
             Dtype::Bool => 1,
-            Dtype::Int(n) | Dtype::Uint(n) | Dtype::Float(n) => n,
+            Dtype::Int(n) | Dtype::Uint(n) | Dtype::Float(n) | Dtype::Complex(n) => n,
+        }
+    }
+
+    /// The kind of an element's scalar components and how many an element
+    /// has: the two floats of a complex number, else the element itself.
+    /// [`Dtype::get`] and [`Dtype::set`] index components.
+    pub fn components(self) -> (Dtype, usize) {
+        match self {
+            Dtype::Complex(n) => (Dtype::Float(n / 2), 2),
+            other => (other, 1),
         }
     }
 
@@ -34,11 +46,12 @@ impl Dtype {
             Dtype::Int(n) => format!("<i{n}"),
             Dtype::Uint(n) => format!("<u{n}"),
             Dtype::Float(n) => format!("<f{n}"),
+            Dtype::Complex(n) => format!("<c{n}"),
         }
     }
 
     /// Reads a `descr`; `None` for what this module does not handle
-    /// (big-endian, complex, strings, records).
+    /// (big-endian, strings, records).
     pub fn from_descr(descr: &str) -> Option<Dtype> {
         let (order, code) = descr.split_at(1);
         if !matches!(order, "<" | "|" | "=") {
@@ -51,13 +64,17 @@ impl Dtype {
             ("i", 1 | 2 | 4 | 8) => Some(Dtype::Int(size)),
             ("u", 1 | 2 | 4 | 8) => Some(Dtype::Uint(size)),
             ("f", 2 | 4 | 8) => Some(Dtype::Float(size)),
+            ("c", 8 | 16) => Some(Dtype::Complex(size)),
             _ => None,
         }
     }
 
-    /// Reads element `i` of `bytes` as a double (exact for the integers a
+    /// Reads component `i` of `bytes` as a double (exact for the integers a
     /// double holds).
     pub fn get(self, bytes: &[u8], i: usize) -> f64 {
+        if let Dtype::Complex(_) = self {
+            return self.components().0.get(bytes, i);
+        }
         let n = self.size();
         let b = &bytes[i * n..(i + 1) * n];
         let mut w = [0u8; 8];
@@ -71,13 +88,16 @@ impl Dtype {
             Dtype::Uint(_) => u64::from_le_bytes(w) as f64,
             Dtype::Float(2) => half_to_f64(u16::from_le_bytes([b[0], b[1]])),
             Dtype::Float(4) => f32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64,
-            Dtype::Float(_) => f64::from_le_bytes(w),
+            Dtype::Float(_) | Dtype::Complex(_) => f64::from_le_bytes(w),
         }
     }
 
-    /// Writes `value` as element `i` of `bytes` (C's conversion: integers
+    /// Writes `value` as component `i` of `bytes` (C's conversion: integers
     /// truncate towards zero and wrap).
     pub fn set(self, bytes: &mut [u8], i: usize, value: f64) {
+        if let Dtype::Complex(_) = self {
+            return self.components().0.set(bytes, i, value);
+        }
         let n = self.size();
         let out = &mut bytes[i * n..(i + 1) * n];
         match self {
@@ -93,7 +113,7 @@ impl Dtype {
             }
             Dtype::Float(2) => out.copy_from_slice(&f64_to_half(value).to_le_bytes()),
             Dtype::Float(4) => out.copy_from_slice(&(value as f32).to_le_bytes()),
-            Dtype::Float(_) => out.copy_from_slice(&value.to_le_bytes()),
+            Dtype::Float(_) | Dtype::Complex(_) => out.copy_from_slice(&value.to_le_bytes()),
         }
     }
 }
@@ -146,6 +166,12 @@ impl Array {
     /// Number of elements.
     pub fn len(&self) -> usize {
         self.shape.iter().product()
+    }
+
+    /// Number of scalar components (twice the elements for complex
+    /// numbers): what [`Dtype::get`] indexes.
+    pub fn components(&self) -> usize {
+        self.len() * self.dtype.components().1
     }
 
     /// Whether the array has no elements.
@@ -268,6 +294,28 @@ mod tests {
         assert_eq!((bytes.len() - a.data.len()) % 64, 0);
         assert_eq!(Array::from_bytes(&bytes).unwrap(), a);
         assert_eq!(Dtype::Float(8).get(&a.data, 5), 1.5);
+    }
+
+    #[test]
+    fn complex_numbers_are_pairs_of_components() {
+        let c = Dtype::Complex(8);
+        assert_eq!(Dtype::from_descr("<c8"), Some(c));
+        assert_eq!(c.descr(), "<c8");
+        assert_eq!(c.components(), (Dtype::Float(4), 2));
+        let mut data = vec![0u8; 2 * 8];
+        for (k, v) in [1.0, -2.0, 0.5, 4.0].into_iter().enumerate() {
+            c.set(&mut data, k, v);
+        }
+        let a = Array {
+            dtype: c,
+            shape: vec![2],
+            data,
+        };
+        assert_eq!(a.components(), 4);
+        // Element 1 is 0.5 + 4i: its bytes are two little-endian floats.
+        assert_eq!(&a.data[8..12], &0.5f32.to_le_bytes());
+        assert_eq!(c.get(&a.data, 3), 4.0);
+        assert_eq!(Array::from_bytes(&a.to_bytes()).unwrap(), a);
     }
 
     #[test]

@@ -499,10 +499,10 @@ impl<'a> Printer<'a> {
             };
         let float = result_ty.is_float();
         match name {
-            "arith.addf" | "arith.addi" => binary("+", self),
-            "arith.subf" | "arith.subi" => binary("-", self),
-            "arith.mulf" | "arith.muli" => binary("*", self),
-            "arith.divf" | "arith.divsi" | "arith.divui" => binary("/", self),
+            "arith.addf" | "arith.addi" | "complex.add" => binary("+", self),
+            "arith.subf" | "arith.subi" | "complex.sub" => binary("-", self),
+            "arith.mulf" | "arith.muli" | "complex.mul" => binary("*", self),
+            "arith.divf" | "arith.divsi" | "arith.divui" | "complex.div" => binary("/", self),
             "arith.remsi" | "arith.remui" => binary("%", self),
             "arith.remf" => call("math.fmod", self, None),
             "arith.andi" if result_ty == Ty::Bool => binary("and", self),
@@ -539,6 +539,34 @@ impl<'a> Printer<'a> {
             "math.absf" | "math.absi" => call("abs", self, Some(literal_type(None))),
             "math.atan2" => call("math.atan2", self, None),
             "math.copysign" => call("math.copysign", self, None),
+            // A real constant as a complex number (the translation makes it
+            // one again); other complex constants have no Python literal
+            // here.
+            "complex.constant" => {
+                let attr = op.attr("value");
+                // SAFETY: the kinds are checked before the values are read.
+                let parts = attr
+                    .filter(|a| unsafe { mlirAttributeIsAArray(*a) })
+                    .map(|a| unsafe {
+                        (0..mlirArrayAttrGetNumElements(a))
+                            .map(|k| mlirArrayAttrGetElement(a, k))
+                            .filter(|e| mlirAttributeIsAFloat(*e))
+                            .map(|e| mlirFloatAttrGetValueDouble(e))
+                            .collect::<Vec<f64>>()
+                    });
+                match parts.as_deref() {
+                    Some([re, im]) if im.to_bits() == 0 && re.is_finite() => Ok(python_float(*re)),
+                    _ => Err(unsupported(
+                        "is a complex constant Python tasklet code cannot express".into(),
+                    )),
+                }
+            }
+            // A real number met by a complex one: the translation converts
+            // it again.
+            "complex.create" if operands.len() == 2 && is_positive_zero(&operands[1]) => {
+                let printed = self.operands(op, &[(&operands[0], None)])?;
+                Ok(printed[0].clone())
+            }
             // A scalar operand of vector arithmetic: the translation splats
             // it again.
             "vector.broadcast" => {
@@ -647,6 +675,15 @@ impl<'a> Printer<'a> {
             }
         }
     }
+}
+
+fn is_positive_zero(value: &Val<'_>) -> bool {
+    value.defining_op().is_some_and(|c| {
+        c.is("arith.constant")
+            && c.attr("value").is_some_and(|a| unsafe {
+                mlirAttributeIsAFloat(a) && mlirFloatAttrGetValueDouble(a).to_bits() == 0
+            })
+    })
 }
 
 fn is_true(value: &Val<'_>) -> bool {

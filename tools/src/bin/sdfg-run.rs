@@ -93,7 +93,7 @@ fn parse_args() -> Result<Args, String> {
 }
 
 fn checksum(array: &Array) -> f64 {
-    (0..array.len())
+    (0..array.components())
         .map(|i| array.dtype.get(&array.data, i))
         .sum()
 }

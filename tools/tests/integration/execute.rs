@@ -109,7 +109,14 @@ pub(crate) fn close(a: &Array, b: &Array) -> Result<(), String> {
     if a.shape != b.shape && a.len() != b.len() {
         return Err(format!("shape {:?} instead of {:?}", a.shape, b.shape));
     }
-    for i in 0..a.len() {
+    if a.dtype.components().1 != b.dtype.components().1 {
+        return Err(format!(
+            "{} instead of {}",
+            a.dtype.descr(),
+            b.dtype.descr()
+        ));
+    }
+    for i in 0..a.components() {
         let (x, y) = (a.dtype.get(&a.data, i), b.dtype.get(&b.data, i));
         let same = (x.is_nan() && y.is_nan()) || x == y || (x - y).abs() <= 1e-6 + 1e-5 * y.abs();
         if !same {

@@ -12,7 +12,9 @@ For each FILE, OUTDIR/<stem>/ receives:
   in/*.npy    the inputs (scalars as 0-d arrays), C order
   dace/*.npy  every argument after DaCe ran, C order
 Integer arrays hold sorted values in [0, size) (which keeps CSR row
-pointers and index arrays in bounds), floats are uniform in [0, 1). Every file runs
+pointers and index arrays in bounds), floats (and both parts of complex
+numbers) are uniform in [0, 1). A structure's members are arguments
+`structure.member`. Every file runs
 in its own process (a crash in DaCe's generated code is a "dace:" status),
 two at a time.
 """
@@ -64,7 +66,7 @@ def generate_with(sdfg, seed, size):
         if not isinstance(desc, (dace.data.Array, dace.data.Scalar)) or isinstance(desc, (dace.data.View, dace.data.Reference)):
             raise ValueError(f"argument {name} is a {type(desc).__name__}")
         dtype = desc.dtype.as_numpy_dtype()
-        if dtype.kind not in "biuf" or desc.dtype.veclen != 1:
+        if dtype.kind not in "biufc" or desc.dtype.veclen != 1:
             raise ValueError(f"argument {name} has element type {desc.dtype}")
         shape = [int(dace.symbolic.evaluate(s, {**symbols, **sdfg.constants})) for s in desc.shape]
         elements += int(np.prod(shape))
@@ -74,6 +76,8 @@ def generate_with(sdfg, seed, size):
             values = np.sort(rng.integers(0, size, size=shape, dtype=np.int64), axis=None).reshape(shape)
         elif np.issubdtype(dtype, np.bool_):
             values = rng.integers(0, 2, size=shape).astype(bool)
+        elif np.issubdtype(dtype, np.complexfloating):
+            values = rng.random(shape) + 1j * rng.random(shape)
         else:
             values = rng.random(shape)
         values = values.astype(dtype)
