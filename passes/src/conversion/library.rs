@@ -143,6 +143,25 @@ impl Properties {
         }
     }
 
+    /// A numeric scalar property (`alpha`, `beta`, `a`): DaCe's `default`
+    /// when absent (`None`: DaCe's default is a symbol). A symbolic value
+    /// is an error: the lowering computes these as constants.
+    pub(crate) fn scalar(
+        &self,
+        key: &str,
+        default: Option<f64>,
+    ) -> std::result::Result<f64, String> {
+        match (self.0.get(key), default) {
+            (None | Some(serde_json::Value::Null), Some(d)) => Ok(d),
+            (None | Some(serde_json::Value::Null), None) => Err(format!(
+                "property `{key}` is DaCe's default, the symbol `{key}`, which the lowering cannot compute with yet"
+            )),
+            (Some(value), _) => self.number(key).ok_or_else(|| {
+                format!("property `{key}` is `{value}`, not a number, which the lowering cannot compute with yet")
+            }),
+        }
+    }
+
     /// A numeric property.
     pub(crate) fn number(&self, key: &str) -> Option<f64> {
         match self.0.get(key)? {
@@ -226,6 +245,19 @@ impl<'a> Function<'a, '_> {
             };
             outputs.insert(name.to_string(), (data, subset));
             self.values.insert(result, Lowered::Written);
+        }
+        let compound = inputs
+            .values()
+            .chain(outputs.values())
+            .find(|(data, _)| data.elem.is_complex() || data.elem.lanes().is_some());
+        if let Some((data, _)) = compound {
+            return fail(
+                node,
+                format!(
+                    "library node `{kind}` on `{}` of {} elements cannot be lowered yet (its lowering computes on integers and floats)",
+                    data.name, data.elem.ty
+                ),
+            );
         }
         let mut lib = Library {
             node,
@@ -545,9 +577,9 @@ impl<'a> Function<'a, '_> {
         } else {
             (false, false)
         };
-        let alpha = lib.number("alpha").unwrap_or(1.0);
+        let alpha = lib.scalar("alpha", Some(1.0))?;
         let beta = if blas {
-            lib.number("beta").unwrap_or(0.0)
+            lib.scalar("beta", Some(0.0))?
         } else {
             0.0
         };
@@ -658,8 +690,8 @@ impl<'a> Function<'a, '_> {
         let y = lib.operand("_y", Some(1))?;
         let elem = y.data.elem.clone();
         let trans = lib.flag("transA");
-        let alpha = lib.number("alpha").unwrap_or(1.0);
-        let beta = lib.number("beta").unwrap_or(0.0);
+        let alpha = lib.scalar("alpha", Some(1.0))?;
+        let beta = lib.scalar("beta", Some(0.0))?;
         let (m, k) = if trans {
             (a.size(1), a.size(0))
         } else {
@@ -726,7 +758,7 @@ impl<'a> Function<'a, '_> {
         let y = lib.operand("_y", Some(1))?;
         let res = lib.operand("_res", Some(1))?;
         let elem = res.data.elem.clone();
-        let a = lib.number("a").unwrap_or(1.0);
+        let a = lib.scalar("a", None)?;
         let (env, kind) = self.open_nest(lib, &[("__i".to_string(), x.size(0))], true)?;
         let xv = self.read(lib, &env, &x, &[var("__i")], &elem)?;
         let yv = self.read(lib, &env, &y, &[var("__i")], &elem)?;
@@ -744,7 +776,7 @@ impl<'a> Function<'a, '_> {
         let a = lib.operand("_A", Some(2))?;
         let res = lib.operand("_res", Some(2))?;
         let elem = res.data.elem.clone();
-        let alpha = lib.number("alpha").unwrap_or(1.0);
+        let alpha = lib.scalar("alpha", Some(1.0))?;
         let vars = [
             ("__i".to_string(), x.size(0)),
             ("__j".to_string(), y.size(0)),
@@ -830,6 +862,13 @@ impl<'a> Library<'a> {
 
     fn number(&self, key: &str) -> Option<f64> {
         self.props.number(key)
+    }
+
+    /// [`Properties::scalar`], as a diagnostic on the node.
+    fn scalar(&self, key: &str, default: Option<f64>) -> Result<'a, f64> {
+        self.props
+            .scalar(key, default)
+            .map_err(|message| Failure::new(self.node, message))
     }
 
     fn flag(&self, key: &str) -> bool {

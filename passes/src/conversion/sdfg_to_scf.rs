@@ -797,7 +797,6 @@ impl<'a> Function<'a, '_> {
         })?;
         let mut args = Vec::new();
         for (i, arg) in abi.arguments.into_iter().enumerate() {
-            // (A structure's members are consecutive arguments.)
             if arg.stream && !nested {
                 return fail(
                     self.sdfg,

@@ -30,7 +30,9 @@ impl Elem {
                 .map(|(n, lane)| (n, Elem::parse(lane)));
             return match lane {
                 Some((n, Ok(lane)))
-                    if !matches!(lane.ty.as_str(), "index" | "i1") && lane.lanes().is_none() =>
+                    if !matches!(lane.ty.as_str(), "index" | "i1")
+                        && lane.lanes().is_none()
+                        && !lane.is_complex() =>
                 {
                     Ok(Elem {
                         ty: format!("vector<{n}x{}>", lane.ty),
@@ -111,7 +113,8 @@ impl Elem {
         Some(n * bits.div_ceil(8).next_power_of_two())
     }
 
-    /// Emits the constant zero of this type (a splat for a vector).
+    /// Emits the constant zero of this type (a splat for a vector, `0 + 0i`
+    /// for a complex number).
     pub(crate) fn zero(&self, body: &mut Body) -> String {
         zero(body, &self.ty)
     }

@@ -844,9 +844,9 @@ impl Gen {
         } else {
             (false, false)
         };
-        let alpha = props.number("alpha").unwrap_or(1.0);
+        let alpha = props.scalar("alpha", Some(1.0))?;
         let beta = if blas {
-            props.number("beta").unwrap_or(0.0)
+            props.scalar("beta", Some(0.0))?
         } else {
             0.0
         };
@@ -996,8 +996,8 @@ impl Gen {
         let elem = y.elem.clone();
         let props = &node.props;
         let trans = props.flag("transA");
-        let alpha = props.number("alpha").unwrap_or(1.0).to_string();
-        let beta = props.number("beta").unwrap_or(0.0);
+        let alpha = props.scalar("alpha", Some(1.0))?.to_string();
+        let beta = props.scalar("beta", Some(0.0))?;
         let (m, k) = if trans {
             (a.sizes[1].clone(), a.sizes[0].clone())
         } else {
@@ -1155,7 +1155,7 @@ impl Gen {
         let y = node.port("_y", "_y", Some(1))?;
         let res = node.port("_res", "_res", Some(1))?;
         let elem = res.elem.clone();
-        let a = node.props.number("a").unwrap_or(1.0).to_string();
+        let a = node.props.scalar("a", None)?.to_string();
         let i = vec![var("__i")];
         self.pointwise(
             "compute",
@@ -1177,7 +1177,7 @@ impl Gen {
         let a = node.port("_A", "_A", Some(2))?;
         let res = node.port("_res", "_res", Some(2))?;
         let elem = res.elem.clone();
-        let alpha = node.props.number("alpha").unwrap_or(1.0).to_string();
+        let alpha = node.props.scalar("alpha", Some(1.0))?.to_string();
         let vars = [
             ("__i".to_string(), x.sizes[0].clone()),
             ("__j".to_string(), y.sizes[0].clone()),

@@ -135,6 +135,8 @@ fn element_type(path: &str, dtype: &dace::DType) -> Result<String> {
         dace::DType::Vector(vector) => {
             let element = element_type(path, &vector.dtype)?;
             return match vector.elements.0.trim().parse::<u64>() {
+                // `dace::vec<T, 1>` is `T`.
+                Ok(1) => Ok(element),
                 Ok(n) if n > 0 => Ok(format!("vector<{n}x{element}>")),
                 _ => error(
                     path,

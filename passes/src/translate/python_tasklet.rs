@@ -1992,6 +1992,24 @@ mod tests {
         InputType::Element(ty.into())
     }
 
+    /// Asserts that `code` translates to a body holding every line of
+    /// `expected`.
+    fn translates_to(code: &str, sig: &Signature<'_>, expected: &[&str]) {
+        let body = translate(code, sig).unwrap();
+        for line in expected {
+            assert!(body.contains(line), "{line} in {body}");
+        }
+    }
+
+    /// Asserts that each code of `refused` is not translated, for a reason
+    /// that contains the text paired with it.
+    fn refuses(sig: &Signature<'_>, refused: &[(&str, &str)]) {
+        for (code, why) in refused {
+            let error = translate(code, sig).unwrap_err();
+            assert!(error.contains(why), "{code}: {error}");
+        }
+    }
+
     #[test]
     fn integer_literals_take_the_other_operands_type() {
         let none = |_: &str| false;
@@ -2012,42 +2030,42 @@ mod tests {
         );
         // The vector's lane type wins: the double literal and the double
         // scalar become f32 splats.
-        let body = translate("b = -(a * 0.5 + c) - s", &sig).unwrap();
-        for expected in [
-            "%0 = arith.constant 0.5 : f32",
-            "%1 = vector.broadcast %0 : f32 to vector<2xf32>",
-            "%2 = arith.mulf %arg0, %1 : vector<2xf32>",
-            "%3 = arith.addf %2, %arg1 : vector<2xf32>",
-            "%4 = arith.negf %3 : vector<2xf32>",
-            "%5 = arith.truncf %arg2 : f64 to f32",
-            "%6 = vector.broadcast %5 : f32 to vector<2xf32>",
-            "%7 = arith.subf %4, %6 : vector<2xf32>",
-            "sdfg.yield %7 : vector<2xf32>",
-        ] {
-            assert!(body.contains(expected), "{expected} in {body}");
-        }
+        translates_to(
+            "b = -(a * 0.5 + c) - s",
+            &sig,
+            &[
+                "%0 = arith.constant 0.5 : f32",
+                "%1 = vector.broadcast %0 : f32 to vector<2xf32>",
+                "%2 = arith.mulf %arg0, %1 : vector<2xf32>",
+                "%3 = arith.addf %2, %arg1 : vector<2xf32>",
+                "%4 = arith.negf %3 : vector<2xf32>",
+                "%5 = arith.truncf %arg2 : f64 to f32",
+                "%6 = vector.broadcast %5 : f32 to vector<2xf32>",
+                "%7 = arith.subf %4, %6 : vector<2xf32>",
+                "sdfg.yield %7 : vector<2xf32>",
+            ],
+        );
         // What C++ or the GCC vector extensions reject, or what has no
         // vector form here, is not translated.
-        for (code, why) in [
-            ("b = s", "is a vector but is assigned a scalar"),
-            ("b = a ** 2", "operator on vectors"),
-            (
-                "b = a if s > 0 else c",
-                "vector is used where only a scalar",
-            ),
-            ("b = math.sqrt(a)", "vector is used where only a scalar"),
-            ("b = a % c", "operator on vectors"),
-        ] {
-            let error = translate(code, &sig).unwrap_err();
-            assert!(error.contains(why), "{code}: {error}");
-        }
+        refuses(
+            &sig,
+            &[
+                ("b = s", "is a vector but is assigned a scalar"),
+                ("b = a ** 2", "operator on vectors"),
+                (
+                    "b = a if s > 0 else c",
+                    "vector is used where only a scalar",
+                ),
+                ("b = math.sqrt(a)", "vector is used where only a scalar"),
+                ("b = a % c", "operator on vectors"),
+            ],
+        );
         let mixed = signature(
             &[("a", v2), ("c", element("vector<4xf32>"))],
             &[("b", "vector<2xf32>")],
             &none,
         );
-        let error = translate("b = a + c", &mixed).unwrap_err();
-        assert!(error.contains("vectors of different types"), "{error}");
+        refuses(&mixed, &[("b = a + c", "vectors of different types")]);
     }
 
     #[test]
@@ -2064,29 +2082,33 @@ mod tests {
             &[("o", "complex<f64>")],
             &none,
         );
-        let body = translate("o = a * b - 2", &sig).unwrap();
-        for expected in [
-            "%0 = complex.mul %arg0, %arg1 : complex<f64>",
-            "%1 = complex.constant [2.0 : f64, 0.0 : f64] : complex<f64>",
-            "%2 = complex.sub %0, %1 : complex<f64>",
-        ] {
-            assert!(body.contains(expected), "{expected} in {body}");
-        }
-        let body = translate("o = a + x", &sig).unwrap();
-        assert!(body.contains("%0 = arith.constant 0.0 : f64"), "{body}");
-        assert!(
-            body.contains("%1 = complex.create %arg2, %0 : complex<f64>"),
-            "{body}"
+        translates_to(
+            "o = a * b - 2",
+            &sig,
+            &[
+                "%0 = complex.mul %arg0, %arg1 : complex<f64>",
+                "%1 = complex.constant [2.0 : f64, 0.0 : f64] : complex<f64>",
+                "%2 = complex.sub %0, %1 : complex<f64>",
+            ],
         );
-        for (code, why) in [
-            ("o = a + y", "a float32 is used as a complex128"),
-            ("o = a % b", "operator on complex numbers"),
-            ("o = a if a == b else b", "is used as a"),
-            ("o = math.sqrt(a)", "a complex128 is used as a float64"),
-        ] {
-            let error = translate(code, &sig).unwrap_err();
-            assert!(error.contains(why), "{code}: {error}");
-        }
+        // `std::complex<double>` meets a double.
+        translates_to(
+            "o = a + x",
+            &sig,
+            &[
+                "%0 = arith.constant 0.0 : f64",
+                "%1 = complex.create %arg2, %0 : complex<f64>",
+            ],
+        );
+        refuses(
+            &sig,
+            &[
+                ("o = a + y", "a float32 is used as a complex128"),
+                ("o = a % b", "operator on complex numbers"),
+                ("o = a if a == b else b", "is used as a"),
+                ("o = math.sqrt(a)", "a complex128 is used as a float64"),
+            ],
+        );
     }
 
     #[test]

@@ -167,3 +167,32 @@ sdfg.sdfg @vector_to_scalar(%A: !sdfg.array<vector<2xf32> ["2"]> as "A", %B: !sd
     %b = sdfg.access %B writes(%v["1"] : f32) : !sdfg.array<f32 ["2"]>
   }
 }
+
+// -----
+
+// A scalar property that is an expression is refused, not read as 1.
+sdfg.sdfg @gemv_symbolic_alpha(%A: !sdfg.array<f64 ["4", "4"]> as "A", %x: !sdfg.array<f64 ["4"]> as "x", %y: !sdfg.array<f64 ["4"]> as "y") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4", "4"]>
+    %xa = sdfg.access %x : !sdfg.array<f64 ["4"]>
+    // expected-error @+1 {{property `alpha` is `"N / 2"`, not a number, which the lowering cannot compute with yet}}
+    %g = sdfg.library "gemv" "dace.libraries.blas.nodes.gemv.Gemv"
+        ins("_A" = %a["0:4, 0:4"] : !sdfg.array<f64 ["4", "4"]>, "_x" = %xa["0:4"] : !sdfg.array<f64 ["4"]>)
+        outs("_y" : !sdfg.array<f64 ["4"]>) properties {alpha = "N / 2"}
+    %c = sdfg.access %y writes(%g["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"]>
+  }
+}
+
+// -----
+
+// Library nodes compute on integers and floats.
+sdfg.sdfg @complex_transpose(%A: !sdfg.array<complex<f64> ["2", "3"]> as "A", %B: !sdfg.array<complex<f64> ["3", "2"]> as "B") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<complex<f64> ["2", "3"]>
+    // expected-error @+1 {{library node `Transpose` on `A` of complex<f64> elements cannot be lowered yet}}
+    %t = sdfg.library "transpose" "dace.libraries.standard.nodes.transpose.Transpose"
+        ins("_inp" = %a["0:2, 0:3"] : !sdfg.array<complex<f64> ["2", "3"]>)
+        outs("_out" : !sdfg.array<complex<f64> ["3", "2"]>) properties {}
+    %b = sdfg.access %B writes(%t["0:3, 0:2"] : !sdfg.array<complex<f64> ["3", "2"]>) : !sdfg.array<complex<f64> ["3", "2"]>
+  }
+}
