@@ -1058,6 +1058,15 @@ impl<'a> Function<'a, '_> {
             return Ok(Data::new(name, String::new(), layout));
         }
         if layout.stream {
+            if layout.elem.is_complex() || layout.elem.lanes().is_some() {
+                return fail(
+                    alloc,
+                    format!(
+                        "stream `{name}` of {}: stream elements travel as 64 bits, which vectors and complex numbers do not fit yet",
+                        layout.elem.ty
+                    ),
+                );
+            }
             let count = layout
                 .shape
                 .iter()

@@ -196,3 +196,15 @@ sdfg.sdfg @complex_transpose(%A: !sdfg.array<complex<f64> ["2", "3"]> as "A", %B
     %b = sdfg.access %B writes(%t["0:3, 0:2"] : !sdfg.array<complex<f64> ["3", "2"]>) : !sdfg.array<complex<f64> ["3", "2"]>
   }
 }
+
+// -----
+
+// Stream elements travel as 64 bits.
+sdfg.sdfg @complex_stream(%A: !sdfg.array<complex<f64> ["1"]> as "A") {
+  // expected-error @+1 {{stream `s` of complex<f64>: stream elements travel as 64 bits, which vectors and complex numbers do not fit yet}}
+  %s = sdfg.alloc "s" : !sdfg.stream<complex<f64>>
+  sdfg.state @push {
+    %a = sdfg.access %A : !sdfg.array<complex<f64> ["1"]>
+    %b = sdfg.access %s writes(%a["0"] : !sdfg.array<complex<f64> ["1"]>) : !sdfg.stream<complex<f64>>
+  }
+}
