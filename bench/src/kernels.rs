@@ -50,6 +50,7 @@ fn measure(case: &Path, reps: usize) -> Result<(f64, Result<(), String>), String
             .map_err(|e| format!("{}: {e}", arg.name))?;
     }
     let pristine = buffers.clone();
+    let symbols = execute::SymbolValues::integers(symbols);
     program.call(&mut buffers, &symbols)?;
     let mut checked = Ok(());
     for (arg, buffer) in program.abi.arguments.iter().zip(&buffers) {

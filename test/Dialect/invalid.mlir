@@ -831,13 +831,13 @@ sdfg.sdfg @library_duplicate_output() {
 
 // -----
 
-// sdfg.sym yields an integer or index.
-sdfg.sdfg @sym_float() {
+// sdfg.sym yields an integer, an index or a float.
+sdfg.sdfg @sym_complex() {
   sdfg.state @s {
-    %t = sdfg.tasklet "t" outs("y" : f64) {
-      // expected-error @+1 {{'sdfg.sym' op result #0 must be signless integer or index, but got 'f64'}}
-      %n = sdfg.sym "N" : f64
-      sdfg.yield %n : f64
+    %t = sdfg.tasklet "t" outs("y" : complex<f64>) {
+      // expected-error @+1 {{'sdfg.sym' op result #0 must be signless integer or index or floating-point, but got 'complex<f64>'}}
+      %n = sdfg.sym "N" : complex<f64>
+      sdfg.yield %n : complex<f64>
     }
   }
 }

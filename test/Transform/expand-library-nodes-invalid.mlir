@@ -28,12 +28,13 @@ sdfg.sdfg @wrong_rank(%A: !sdfg.array<f64 ["4", "4", "4"]> as "A", %x: !sdfg.arr
 
 // -----
 
-// Axpy's `a` is DaCe's default when absent: the symbol `a`, not 1.
-sdfg.sdfg @axpy_symbolic(%x: !sdfg.array<f64 ["4"]> as "x", %y: !sdfg.array<f64 ["4"]> as "y") {
+// Axpy's `a` is DaCe's default when absent: the symbol `a`, not 1, which
+// this SDFG does not declare.
+sdfg.sdfg @axpy_undeclared_symbol(%x: !sdfg.array<f64 ["4"]> as "x", %y: !sdfg.array<f64 ["4"]> as "y") {
   sdfg.state @s {
     %xa = sdfg.access %x : !sdfg.array<f64 ["4"]>
     %ya = sdfg.access %y : !sdfg.array<f64 ["4"]>
-    // expected-error @+1 {{property `a` is DaCe's default, the symbol `a`, which the lowering cannot compute with yet}}
+    // expected-error @+1 {{property `a` is `a`, which reads symbol `a` that the SDFG does not declare}}
     %r = sdfg.library "axpy" "dace.libraries.blas.nodes.axpy.Axpy"
         ins("_x" = %xa["0:4"] : !sdfg.array<f64 ["4"]>, "_y" = %ya["0:4"] : !sdfg.array<f64 ["4"]>)
         outs("_res" : !sdfg.array<f64 ["4"]>) properties {}

@@ -1,20 +1,20 @@
 //! Control flow and symbols of the conversion (`convert-sdfg-to-scf`):
 //! states, inter-state edges, loop regions, conditional blocks, regions,
-//! break/continue/return as `cf` blocks; symbols as `index` values
-//! (`memref<index>` variables for assigned ones); inter-state expressions
-//! as integer arithmetic, or through the tasklet translator when they read
-//! floating-point data.
+//! break/continue/return as `cf` blocks; symbols as `index` values, or
+//! `f32`/`f64` for DaCe's floating-point symbols (`memref` variables for
+//! assigned ones); inter-state expressions as integer arithmetic, or
+//! through the tasklet translator when they read floating-point data or
+//! symbols.
 
 use std::collections::{BTreeSet, HashMap};
 
-use mlir_sys::*;
 use sdfg_dialect::ir::Op;
 use sdfg_dialect::Memlet;
 use sdfg_symbolic::{parse, parse_subset, Expr};
 
 use super::lifetimes::{blocks_and_edges, Cfg};
 use super::sdfg_to_scf::{
-    assigned_symbols, fail, parse_expr, Failure, Function, Placement, Result,
+    assigned_symbols, fail, parse_expr, Failure, Function, Placement, Result, SymbolType,
 };
 use super::text::{DataReader, IndexEmitter};
 
@@ -27,39 +27,16 @@ pub(super) struct Jumps {
 }
 
 impl<'a> Function<'a, '_> {
-    /// Declares a variable for every assigned symbol; one that is also an
-    /// argument (read before its first assignment) starts with its value.
-    /// Refuses floating-point symbols: the lowering computes symbols as
-    /// integers (`index`), which would truncate them.
-    pub(super) fn check_symbol_types(&self) -> Result<'a, ()> {
-        let declared = self
-            .sdfg
-            .attr("symbols")
-            .map(sdfg_dialect::ir::dictionary_entries)
-            .unwrap_or_default();
-        for (name, attr) in declared {
-            // SAFETY: the dialect's verifier makes symbol types TypeAttrs.
-            let float = unsafe {
-                mlirAttributeIsAType(attr) && mlirTypeIsAFloat(mlirTypeAttrGetValue(attr))
-            };
-            if float && symbol_is_read(self.sdfg, name) {
-                return fail(
-                    self.sdfg,
-                    format!(
-                        "symbol `{name}` is floating-point, which the lowering cannot compute yet"
-                    ),
-                );
-            }
-        }
-        Ok(())
-    }
-
+    /// Declares a variable for every assigned symbol (of the symbol's
+    /// type); one that is also an argument (read before its first
+    /// assignment) starts with its value.
     pub(super) fn declare_symbol_vars(&mut self) {
         for s in assigned_symbols(self.sdfg) {
-            let v = self.body.assign("memref.alloca() : memref<index>");
+            let ty = self.symbol_type(&s).mlir();
+            let v = self.body.assign(format!("memref.alloca() : memref<{ty}>"));
             if let Some(initial) = self.free.get(&s) {
                 self.body
-                    .line(format!("memref.store {initial}, {v}[] : memref<index>"));
+                    .line(format!("memref.store {initial}, {v}[] : memref<{ty}>"));
             }
             self.vars.insert(s, v);
         }
@@ -76,12 +53,49 @@ impl<'a> Function<'a, '_> {
             .collect();
         vars.sort();
         for (name, var) in vars {
+            let ty = self.symbol_type(&name).mlir();
             let v = self
                 .body
-                .assign(format!("memref.load {var}[] : memref<index>"));
+                .assign(format!("memref.load {var}[] : memref<{ty}>"));
             env.insert(name, v);
         }
         env
+    }
+
+    /// The type symbol `name` is computed in.
+    pub(super) fn symbol_type(&self, name: &str) -> SymbolType {
+        self.containers
+            .float_symbols
+            .get(name)
+            .copied()
+            .unwrap_or(SymbolType::Integer)
+    }
+
+    /// The value of expression `text` as a symbol of type `ty`: integer
+    /// expressions through the symbolic engine, floating-point ones (and
+    /// integer ones that read floating-point data or symbols) with C++'s
+    /// semantics through the tasklet translator, converted as C++ converts
+    /// on assignment.
+    pub(super) fn symbol_value(
+        &mut self,
+        op: Op<'a>,
+        env: &HashMap<String, String>,
+        text: &str,
+        ty: SymbolType,
+    ) -> Result<'a, String> {
+        let expr = parse_expr(op, text)?;
+        match ty {
+            SymbolType::Integer if self.reads_float_data(&expr, env) => {
+                let v = self.python_expression(op, env, text, "i64")?;
+                Ok(self
+                    .body
+                    .assign(format!("arith.index_cast {v} : i64 to index")))
+            }
+            SymbolType::Integer => self.emit_int(op, env, &expr),
+            SymbolType::Float32 | SymbolType::Float64 => {
+                self.python_expression(op, env, text, ty.mlir())
+            }
+        }
     }
 
     pub(super) fn emit_int(
@@ -114,14 +128,17 @@ impl<'a> Function<'a, '_> {
         })
     }
 
-    /// Whether `expr` reads floating-point data (then it is not an integer
-    /// expression and SymPy's normal form of it is wrong: `x > 0.5` is not
-    /// `x >= 1`).
+    /// Whether `expr` reads floating-point data or symbols (then it is not
+    /// an integer expression and SymPy's normal form of it is wrong:
+    /// `x > 0.5` is not `x >= 1`).
     pub(super) fn reads_float_data(&self, expr: &Expr, env: &HashMap<String, String>) -> bool {
         expr.free_symbols()
             .iter()
             .chain(expr.subscripted_names().iter())
-            .any(|name| !env.contains_key(name) && self.containers.is_float(name))
+            .any(|name| {
+                self.containers.float_symbols.contains_key(name)
+                    || (!env.contains_key(name) && self.containers.is_float(name))
+            })
     }
 
     /// Computes an inter-state expression that reads floating-point data as
@@ -137,6 +154,17 @@ impl<'a> Function<'a, '_> {
     ) -> Result<'a, String> {
         use crate::translate::python_tasklet::{translate, InputType, Signature};
         let expr = parse_expr(op, text)?;
+        // A floating-point symbol read as its own type is its value.
+        if let Some(symbol) = expr.as_symbol() {
+            let same_type = self
+                .containers
+                .float_symbols
+                .get(symbol)
+                .is_some_and(|t| t.mlir() == ty);
+            if let (true, Some(v)) = (same_type, env.get(symbol)) {
+                return Ok(v.clone());
+            }
+        }
         let mut inputs = Vec::new();
         let mut operands = Vec::new();
         let mut types = Vec::new();
@@ -145,6 +173,13 @@ impl<'a> Function<'a, '_> {
             .into_iter()
             .chain(expr.subscripted_names())
         {
+            if let (Some(v), Some(ty)) = (env.get(&name), self.containers.float_symbols.get(&name))
+            {
+                inputs.push((name.clone(), InputType::Element(ty.mlir().into())));
+                operands.push(v.clone());
+                types.push(ty.mlir().to_string());
+                continue;
+            }
             if let Some(v) = env.get(&name) {
                 let wide = self
                     .body
@@ -168,6 +203,12 @@ impl<'a> Function<'a, '_> {
             if data.memref.is_empty() {
                 return fail(op, format!("`{text}`: view `{name}` cannot be read here"));
             }
+            if data.stream || data.reference.is_some() {
+                return fail(
+                    op,
+                    format!("`{text}`: stream or reference `{name}` cannot be read here"),
+                );
+            }
             if data.scalar {
                 let v = self.body.assign(format!(
                     "memref.load {}[] : {}",
@@ -179,8 +220,9 @@ impl<'a> Function<'a, '_> {
                 types.push(data.elem.ty.clone());
                 continue;
             }
-            // An array is passed as an identity-layout memref of its shape,
-            // which its flat buffer is when it is in C order at offset 0.
+            // An array is passed as a memref of its shape: one of identity
+            // layout when its flat buffer is in C order at offset 0, else
+            // a strided view of it (a nested SDFG's argument, a view).
             let rank = data.shape.len();
             let mut c_order = vec![Expr::int(1); rank];
             for d in (0..rank.saturating_sub(1)).rev() {
@@ -189,43 +231,56 @@ impl<'a> Function<'a, '_> {
             let contiguous = data.base.is_none()
                 && data.strides == c_order
                 && data.offsets.iter().all(|o| o.as_int() == Some(0));
-            if !contiguous {
-                return fail(
-                    op,
-                    format!("`{text}`: array `{name}` is not in C order, which floating-point inter-state expressions need"),
-                );
-            }
             let mut sizes = Vec::new();
             let mut strides = Vec::new();
-            for (size, stride) in data.shape.iter().zip(&c_order) {
+            for (size, stride) in data.shape.iter().zip(&data.strides) {
                 sizes.push(self.emit_int(op, env, size)?);
                 strides.push(self.emit_int(op, env, stride)?);
             }
-            let zero = self.body.index(0);
-            let ty = format!("memref<{}x{}>", vec!["?"; rank].join("x"), data.elem.ty);
+            // Element (i, j) is at base + sum((i + offset) * stride): the
+            // view starts at base + sum(offset * stride).
+            let mut start = data.base.clone().unwrap_or_else(|| self.body.index(0));
+            for (offset, stride) in data.offsets.iter().zip(&strides) {
+                if offset.as_int() == Some(0) {
+                    continue;
+                }
+                let o = self.emit_int(op, env, offset)?;
+                let term = self
+                    .body
+                    .assign(format!("arith.muli {o}, {stride} : index"));
+                start = self
+                    .body
+                    .assign(format!("arith.addi {start}, {term} : index"));
+            }
+            let input = if contiguous {
+                InputType::Array {
+                    element: dace_ty,
+                    shape: vec![None; rank],
+                }
+            } else {
+                InputType::Strided {
+                    element: dace_ty,
+                    rank,
+                }
+            };
+            let ty = input.mlir();
             let v = self.body.assign(format!(
-                "memref.reinterpret_cast {} to offset: [{zero}], sizes: [{}], strides: [{}] : {} to {ty}",
+                "memref.reinterpret_cast {} to offset: [{start}], sizes: [{}], strides: [{}] : {} to {ty}",
                 data.memref,
                 sizes.join(", "),
                 strides.join(", "),
                 data.memref_type()
             ));
-            inputs.push((
-                name.clone(),
-                InputType::Array {
-                    element: dace_ty,
-                    shape: vec![None; rank],
-                },
-            ));
+            inputs.push((name.clone(), input));
             operands.push(v);
             types.push(ty);
         }
-        let no_symbols = |_: &str| false;
+        let no_symbols = |_: &str| None;
         let signature = Signature {
             inputs,
             outputs: vec![("__value".into(), ty.into())],
             refs: Vec::new(),
-            is_symbol: &no_symbols,
+            symbol_type: &no_symbols,
         };
         let body = translate(&format!("__value = {text}"), &signature)
             .map_err(|m| Failure::new(op, format!("cannot lower `{text}`: {m}")))?;
@@ -245,7 +300,9 @@ impl<'a> Function<'a, '_> {
         )))
     }
 
-    /// Assigns symbols: every right-hand side first, then the stores.
+    /// Assigns symbols in order, as DaCe's generated code does (`m = A[3];
+    /// k = m * 2;`): a right-hand side reads the values the edge's earlier
+    /// assignments gave.
     pub(super) fn assign(
         &mut self,
         op: Op<'a>,
@@ -253,27 +310,19 @@ impl<'a> Function<'a, '_> {
         names: &[&str],
         values: &[&str],
     ) -> Result<'a, ()> {
-        let mut computed = Vec::new();
+        let mut env = env.clone();
         for (name, value) in names.iter().zip(values) {
-            let expr = parse_expr(op, value)?;
-            let v = if self.reads_float_data(&expr, env) {
-                let v = self.python_expression(op, env, value, "i64")?;
-                self.body
-                    .assign(format!("arith.index_cast {v} : i64 to index"))
-            } else {
-                self.emit_int(op, env, &expr)?
-            };
-            computed.push((name.to_string(), v));
-        }
-        for (name, v) in computed {
-            let Some(var) = self.vars.get(&name).cloned() else {
+            let v = self.symbol_value(op, &env, value, self.symbol_type(name))?;
+            let Some(var) = self.vars.get(*name).cloned() else {
                 return fail(
                     op,
                     format!("symbol `{name}` is assigned but is a free symbol of the SDFG"),
                 );
             };
+            let ty = self.symbol_type(name).mlir();
             self.body
-                .line(format!("memref.store {v}, {var}[] : memref<index>"));
+                .line(format!("memref.store {v}, {var}[] : memref<{ty}>"));
+            env.insert(name.to_string(), v);
         }
         Ok(())
     }
@@ -589,14 +638,17 @@ pub(super) fn symbols_read_before_assigned(sdfg: Op<'_>) -> BTreeSet<String> {
                 if let Some(c) = edge.str_attr("condition") {
                     read(c, defined, out);
                 }
-                for v in edge.str_array_attr("assign_values") {
-                    read(v, defined, out);
+                // In order, as DaCe's `InterstateEdge.used_symbols`: a
+                // symbol an earlier right-hand side reads is free even if
+                // the edge assigns it later.
+                for (name, value) in edge
+                    .str_array_attr("assign_names")
+                    .into_iter()
+                    .zip(edge.str_array_attr("assign_values"))
+                {
+                    read(value, defined, out);
+                    defined.insert(name.to_string());
                 }
-                defined.extend(
-                    edge.str_array_attr("assign_names")
-                        .into_iter()
-                        .map(String::from),
-                );
                 let dst = edge.symbol_ref_attr("dst").unwrap_or_default();
                 queue.extend(
                     blocks

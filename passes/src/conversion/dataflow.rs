@@ -13,8 +13,8 @@ use sdfg_symbolic::{parse_subset, Expr, Range, Subset};
 
 use super::by_ref::{argument_type, by_ref_outputs, mark_written, Rewrite};
 use super::sdfg_to_scf::{
-    fail, lower_function, parse_expr, parse_memlet_subset, range_index, structure_leaves, Failure,
-    Function, Lowered, Placement, Result, TaskletFunction,
+    fail, lower_function, parse_memlet_subset, range_index, structure_leaves, Failure, Function,
+    Lowered, Placement, Result, SymbolType, TaskletFunction,
 };
 use super::types::{layout, memref_type, Data, Elem};
 use super::wcr::{Reduction, Slot};
@@ -828,13 +828,20 @@ impl<'a> Function<'a, '_> {
             match op.name() {
                 "sdfg.sym" => {
                     let ty = type_to_string(op.results()[0].ty());
-                    let expr = parse_expr(op, op.str_attr("expr").unwrap_or_default())?;
-                    let v = self.emit_int(op, env, &expr)?;
-                    let index = Elem {
-                        ty: "index".into(),
-                        unsigned: false,
+                    let text = op.str_attr("expr").unwrap_or_default();
+                    let v = if matches!(ty.as_str(), "f32" | "f64") {
+                        // A floating-point symbol (or an expression of one),
+                        // computed as C++ computes it.
+                        self.python_expression(op, env, text, &ty)?
+                    } else {
+                        let v = self.symbol_value(op, env, text, SymbolType::Integer)?;
+                        let index = Elem {
+                            ty: "index".into(),
+                            unsigned: false,
+                        };
+                        self.convert(op, &v, &index, &ty)?
                     };
-                    operands.push(self.convert(op, &v, &index, &ty)?);
+                    operands.push(v);
                     sym_types.push(ty);
                 }
                 "sdfg.printf" => prints.push(self.module.printf_helper(op)?),
@@ -1430,23 +1437,20 @@ impl<'a> Function<'a, '_> {
         let names = nested.str_array_attr("symbol_names");
         let values = nested.str_array_attr("symbol_values");
         for s in &free {
-            let v = match names.iter().position(|n| n == s) {
-                Some(k) => {
-                    let expr = parse_expr(nested, values[k])?;
-                    self.emit_int(nested, env, &expr)?
+            // The mapped expression, else the outer symbol of that name,
+            // computed in the nested symbol's type.
+            let text = match names.iter().position(|n| *n == s.name) {
+                Some(k) => values[k],
+                None if env.contains_key(&s.name) => s.name.as_str(),
+                None => {
+                    return fail(
+                        nested,
+                        format!("symbol `{}` of the nested SDFG has no value", s.name),
+                    )
                 }
-                None => match env.get(s) {
-                    Some(v) => v.clone(),
-                    None => {
-                        return fail(
-                            nested,
-                            format!("symbol `{s}` of the nested SDFG has no value"),
-                        )
-                    }
-                },
             };
-            operands.push(v);
-            types.push("index".into());
+            operands.push(self.symbol_value(nested, env, text, s.ty)?);
+            types.push(s.ty.mlir().into());
         }
         self.body.line(format!(
             "func.call @{name}({}) : ({}) -> ()",

@@ -111,6 +111,16 @@ pub(crate) fn logical_dims(
     })
 }
 
+/// The value of a numeric scalar property of a library node.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Scalar {
+    /// A number.
+    Number(f64),
+    /// A symbolic expression over the SDFG's symbols (Axpy's default `a`
+    /// is the symbol `a`, a floating-point symbol of the SDFG).
+    Symbolic(String),
+}
+
 /// A library node's properties (DaCe's JSON values, kept as strings by the
 /// importer).
 #[derive(Clone, Default)]
@@ -143,22 +153,40 @@ impl Properties {
         }
     }
 
-    /// A numeric scalar property (`alpha`, `beta`, `a`): DaCe's `default`
-    /// when absent (`None`: DaCe's default is a symbol). A symbolic value
-    /// is an error: the lowering computes these as constants.
-    pub(crate) fn scalar(
+    /// A numeric scalar property (`alpha`, `beta`, `a`): `default` when
+    /// absent (DaCe's default, which is the symbol `a` for Axpy's `a`), a
+    /// number, or a symbolic expression over the SDFG's symbols
+    /// (`SymbolicProperty`), computed at run time.
+    pub(crate) fn scalar(&self, key: &str, default: Scalar) -> std::result::Result<Scalar, String> {
+        match self.0.get(key) {
+            None | Some(serde_json::Value::Null) => Ok(default),
+            Some(value) => match self.number(key) {
+                Some(n) => Ok(Scalar::Number(n)),
+                None => {
+                    let text = self.text(key).unwrap_or_default();
+                    match sdfg_symbolic::parse(&text) {
+                        Ok(_) => Ok(Scalar::Symbolic(text)),
+                        Err(_) => Err(format!(
+                            "property `{key}` is `{value}`, neither a number nor a symbolic expression"
+                        )),
+                    }
+                }
+            },
+        }
+    }
+
+    /// A numeric scalar property that must be a number (`beta`, which
+    /// decides whether the output is read at all).
+    pub(crate) fn number_scalar(
         &self,
         key: &str,
-        default: Option<f64>,
+        default: f64,
     ) -> std::result::Result<f64, String> {
-        match (self.0.get(key), default) {
-            (None | Some(serde_json::Value::Null), Some(d)) => Ok(d),
-            (None | Some(serde_json::Value::Null), None) => Err(format!(
-                "property `{key}` is DaCe's default, the symbol `{key}`, which the lowering cannot compute with yet"
+        match self.scalar(key, Scalar::Number(default))? {
+            Scalar::Number(n) => Ok(n),
+            Scalar::Symbolic(text) => Err(format!(
+                "property `{key}` is the symbolic value `{text}`, which the lowering needs as a number"
             )),
-            (Some(value), _) => self.number(key).ok_or_else(|| {
-                format!("property `{key}` is `{value}`, not a number, which the lowering cannot compute with yet")
-            }),
         }
     }
 
@@ -344,6 +372,24 @@ impl<'a> Function<'a, '_> {
         } else {
             self.body
                 .assign(format!("arith.constant {} : {}", value as i64, elem.ty))
+        }
+    }
+
+    /// A scalar property's value as `elem`: a constant, or its symbolic
+    /// expression computed as C++ computes it (it may read floating-point
+    /// symbols).
+    fn scalar_value(
+        &mut self,
+        lib: &Library<'a>,
+        value: &Scalar,
+        elem: &Elem,
+    ) -> Result<'a, String> {
+        match value {
+            Scalar::Number(n) => Ok(self.constant(*n, elem)),
+            Scalar::Symbolic(text) => {
+                let env = lib.env.clone();
+                self.python_expression(lib.node, &env, text, &elem.ty)
+            }
         }
     }
 
@@ -577,9 +623,9 @@ impl<'a> Function<'a, '_> {
         } else {
             (false, false)
         };
-        let alpha = lib.scalar("alpha", Some(1.0))?;
+        let alpha = lib.scalar("alpha", Scalar::Number(1.0))?;
         let beta = if blas {
-            lib.scalar("beta", Some(0.0))?
+            lib.number_scalar("beta", 0.0)?
         } else {
             0.0
         };
@@ -654,8 +700,8 @@ impl<'a> Function<'a, '_> {
             index(var("__i"), var("__k"))
         };
         let mut x = self.read(&lib_inner, &kenv, &a, &a_index, &elem)?;
-        if alpha != 1.0 {
-            let al = self.constant(alpha, &elem);
+        if alpha != Scalar::Number(1.0) {
+            let al = self.scalar_value(&lib_inner, &alpha, &elem)?;
             x = self.arith("mul", &al, &x, &elem);
         }
         let lib_k = Library {
@@ -690,8 +736,8 @@ impl<'a> Function<'a, '_> {
         let y = lib.operand("_y", Some(1))?;
         let elem = y.data.elem.clone();
         let trans = lib.flag("transA");
-        let alpha = lib.scalar("alpha", Some(1.0))?;
-        let beta = lib.scalar("beta", Some(0.0))?;
+        let alpha = lib.scalar("alpha", Scalar::Number(1.0))?;
+        let beta = lib.number_scalar("beta", 0.0)?;
         let (m, k) = if trans {
             (a.size(1), a.size(0))
         } else {
@@ -704,7 +750,7 @@ impl<'a> Function<'a, '_> {
             vec![var("__i"), var("__k")]
         };
         let sum = self.dot_product(lib, &env, &k, (&a, &a_index), (&x, &[var("__k")]), &elem)?;
-        let al = self.constant(alpha, &elem);
+        let al = self.scalar_value(lib, &alpha, &elem)?;
         let mut result = self.arith("mul", &al, &sum, &elem);
         if beta != 0.0 {
             let y_in = lib.operand("_y_in", Some(1)).unwrap_or_else(|_| y.clone());
@@ -758,11 +804,11 @@ impl<'a> Function<'a, '_> {
         let y = lib.operand("_y", Some(1))?;
         let res = lib.operand("_res", Some(1))?;
         let elem = res.data.elem.clone();
-        let a = lib.scalar("a", None)?;
+        let a = lib.scalar("a", Scalar::Symbolic("a".into()))?;
         let (env, kind) = self.open_nest(lib, &[("__i".to_string(), x.size(0))], true)?;
         let xv = self.read(lib, &env, &x, &[var("__i")], &elem)?;
         let yv = self.read(lib, &env, &y, &[var("__i")], &elem)?;
-        let av = self.constant(a, &elem);
+        let av = self.scalar_value(lib, &a, &elem)?;
         let p = self.arith("mul", &av, &xv, &elem);
         let s = self.arith("add", &p, &yv, &elem);
         self.write(lib, &env, (&res, &[var("__i")]), &s, &elem, None)?;
@@ -776,7 +822,7 @@ impl<'a> Function<'a, '_> {
         let a = lib.operand("_A", Some(2))?;
         let res = lib.operand("_res", Some(2))?;
         let elem = res.data.elem.clone();
-        let alpha = lib.scalar("alpha", Some(1.0))?;
+        let alpha = lib.scalar("alpha", Scalar::Number(1.0))?;
         let vars = [
             ("__i".to_string(), x.size(0)),
             ("__j".to_string(), y.size(0)),
@@ -785,7 +831,7 @@ impl<'a> Function<'a, '_> {
         let xv = self.read(lib, &env, &x, &[var("__i")], &elem)?;
         let yv = self.read(lib, &env, &y, &[var("__j")], &elem)?;
         let av = self.read(lib, &env, &a, &[var("__i"), var("__j")], &elem)?;
-        let al = self.constant(alpha, &elem);
+        let al = self.scalar_value(lib, &alpha, &elem)?;
         let p = self.arith("mul", &xv, &yv, &elem);
         let q = self.arith("mul", &al, &p, &elem);
         let s = self.arith("add", &q, &av, &elem);
@@ -865,9 +911,16 @@ impl<'a> Library<'a> {
     }
 
     /// [`Properties::scalar`], as a diagnostic on the node.
-    fn scalar(&self, key: &str, default: Option<f64>) -> Result<'a, f64> {
+    fn scalar(&self, key: &str, default: Scalar) -> Result<'a, Scalar> {
         self.props
             .scalar(key, default)
+            .map_err(|message| Failure::new(self.node, message))
+    }
+
+    /// [`Properties::number_scalar`], as a diagnostic on the node.
+    fn number_scalar(&self, key: &str, default: f64) -> Result<'a, f64> {
+        self.props
+            .number_scalar(key, default)
             .map_err(|message| Failure::new(self.node, message))
     }
 

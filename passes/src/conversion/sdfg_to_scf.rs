@@ -11,8 +11,9 @@
 //!   DaCe's generated C++ indexes its pointers. Views and nested-SDFG
 //!   arguments are the viewed memref plus a base index.
 //! - **Functions**: arguments are the containers in argument order, then
-//!   one `index` per free symbol in the (sorted) order of `symbols`; the
-//!   function has `llvm.emit_c_interface`.
+//!   one `index` per free symbol in the (sorted) order of `symbols` (`f32`
+//!   or `f64` for DaCe's floating-point symbols); the function has
+//!   `llvm.emit_c_interface`.
 //! - **Control flow**: every control-flow block becomes `cf` blocks; a
 //!   symbol assigned on an inter-state edge or a loop variable lives in a
 //!   `memref<index>` that each state reads once at its start (LLVM promotes
@@ -38,8 +39,12 @@
 //! - **References** select their current target's memref and base index
 //!   from two variables (`references.rs`).
 //!
-//! Not lowered yet (each a diagnostic naming the op): structures, tasklets
-//! whose code stayed Python or C++.
+//! - **Symbols** are `index` values, or `f32`/`f64` for DaCe's
+//!   floating-point symbols, whose expressions are computed with C++'s
+//!   semantics (`control.rs`).
+//!
+//! Not lowered yet (each a diagnostic naming the op, `docs/Lowering.md`
+//! lists them): tasklets whose code stayed Python or C++, among others.
 //!
 //! The function text is built as text and parsed (verified) once; tasklet
 //! bodies are moved from the SDFG into their functions as IR, never
@@ -50,7 +55,7 @@
 //! symbols, `dataflow.rs` the dataflow inside states, and `library.rs`,
 //! `streams.rs` and `references.rs` their constructs.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use mlir_sys::*;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
@@ -59,7 +64,7 @@ use sdfg_dialect::{container_name, incoming_edges, structure_members, EdgeRole, 
 use sdfg_symbolic::{parse, parse_subset, Expr, Range, Subset};
 
 use super::by_ref::Rewrite;
-use super::control::{symbols_read_before_assigned, Jumps};
+use super::control::{symbol_is_read, symbols_read_before_assigned, Jumps};
 use super::initialization;
 use super::lifetimes;
 use super::streams;
@@ -470,7 +475,9 @@ pub struct Argument {
 /// The C interface of the function an `sdfg.sdfg` becomes: its containers
 /// in argument order (MLIR memref descriptors: rank 1 for arrays, rank 0
 /// for scalars; a structure is its members, in order, named
-/// `structure.member`), then one `int64_t` per free symbol in this order.
+/// `structure.member`), then one value per free symbol in this order
+/// (`int64_t` for integer symbols, `float` or `double` for DaCe's
+/// floating-point ones).
 #[derive(Clone, Debug)]
 pub struct Abi {
     /// The function's name (the SDFG's symbol name).
@@ -478,7 +485,76 @@ pub struct Abi {
     /// The container arguments.
     pub arguments: Vec<Argument>,
     /// The free symbols (declared and never assigned), sorted.
-    pub symbols: Vec<String>,
+    pub symbols: Vec<Symbol>,
+}
+
+/// A free symbol of a C interface.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    /// The symbol's name.
+    pub name: String,
+    /// How it is passed and computed.
+    pub ty: SymbolType,
+}
+
+/// The type a symbol is computed in. DaCe's symbols are integers unless
+/// declared otherwise (`dace.symbol('m', dace.float64)`); an integer
+/// symbol of any declared width is computed as `index` and passed as
+/// `int64_t`, as DaCe's sizes and loop bounds are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolType {
+    /// An integer: `index` in the lowered code, `int64_t` in the C
+    /// interface.
+    Integer,
+    /// A `float32` symbol: `f32`, C's `float`.
+    Float32,
+    /// A `float64` symbol: `f64`, C's `double`.
+    Float64,
+}
+
+impl SymbolType {
+    /// The MLIR type the lowered code computes the symbol in.
+    pub fn mlir(self) -> &'static str {
+        match self {
+            SymbolType::Integer => "index",
+            SymbolType::Float32 => "f32",
+            SymbolType::Float64 => "f64",
+        }
+    }
+}
+
+/// The declared type of every symbol of `sdfg` (the `symbols` attribute):
+/// integers and `f32`/`f64`; any other type is an error naming the symbol.
+pub(super) fn symbol_types(
+    sdfg: Op<'_>,
+) -> std::result::Result<BTreeMap<String, SymbolType>, String> {
+    let mut types = BTreeMap::new();
+    for (name, attr) in sdfg
+        .attr("symbols")
+        .map(sdfg_dialect::ir::dictionary_entries)
+        .unwrap_or_default()
+    {
+        // SAFETY: each type is read only after its attribute's kind is checked.
+        let ty = unsafe {
+            let ty = mlirAttributeIsAType(attr).then(|| mlirTypeAttrGetValue(attr));
+            match ty {
+                Some(t) if mlirTypeIsAF32(t) => SymbolType::Float32,
+                Some(t) if mlirTypeIsAF64(t) => SymbolType::Float64,
+                Some(t) if mlirTypeIsAFloat(t) => {
+                    if !symbol_is_read(sdfg, name) {
+                        continue;
+                    }
+                    return Err(format!(
+                        "symbol `{name}` is of type {}, which the lowering cannot compute in (only 32- and 64-bit floats)",
+                        type_to_string(t)
+                    ));
+                }
+                _ => SymbolType::Integer,
+            }
+        };
+        types.insert(name.to_string(), ty);
+    }
+    Ok(types)
 }
 
 /// The integer constants of an SDFG (DaCe's `constants_prop` symbols).
@@ -524,16 +600,13 @@ pub fn abi(sdfg: Op<'_>) -> std::result::Result<Abi, String> {
     }
     let assigned = assigned_symbols(sdfg);
     let read_before_assigned = symbols_read_before_assigned(sdfg);
-    let symbols = sdfg
-        .attr("symbols")
-        .map(sdfg_dialect::ir::dictionary_entries)
-        .unwrap_or_default()
+    let symbols = symbol_types(sdfg)?
         .into_iter()
-        .map(|(n, _)| n.to_string())
-        .filter(|n| {
+        .filter(|(n, _)| {
             (!assigned.contains(n) || read_before_assigned.contains(n))
                 && !constants.contains_key(n)
         })
+        .map(|(name, ty)| Symbol { name, ty })
         .collect();
     Ok(Abi {
         name: sdfg.symbol_name().unwrap_or("sdfg").to_string(),
@@ -601,10 +674,14 @@ pub(super) enum Placement<'a> {
     Span { first: Op<'a>, last: Op<'a> },
 }
 
-/// The containers of the function being lowered, by name.
+/// The containers of the function being lowered, by name, and the
+/// SDFG's floating-point symbols, which expressions read as well.
 #[derive(Default)]
 pub(super) struct Containers {
     pub(super) by_name: HashMap<String, Data>,
+    /// The floating-point symbols: their values in the function's symbol
+    /// environments are `f32`/`f64`, not `index`.
+    pub(super) float_symbols: HashMap<String, SymbolType>,
 }
 
 impl DataReader for Containers {
@@ -655,6 +732,10 @@ impl DataReader for Containers {
     fn is_float(&self, name: &str) -> bool {
         self.by_name.get(name).is_some_and(|d| d.elem.is_float())
     }
+
+    fn is_float_symbol(&self, name: &str) -> bool {
+        self.float_symbols.contains_key(name)
+    }
 }
 
 /// `base + sum((index_i + offset_i) * stride_i)` for SSA indices.
@@ -687,7 +768,8 @@ pub(super) struct Function<'a, 'm> {
     pub(super) sdfg: Op<'a>,
     pub(super) body: Body,
     pub(super) containers: Containers,
-    /// Symbol variables (`memref<index>`) of assigned symbols.
+    /// Symbol variables (`memref<index>`, or `memref<f32>`/`memref<f64>`
+    /// for floating-point symbols) of assigned symbols.
     pub(super) vars: HashMap<String, String>,
     /// Free symbols and their argument values.
     pub(super) free: HashMap<String, String>,
@@ -722,7 +804,7 @@ pub(super) fn lower_function<'a>(
     name: &str,
     nested: bool,
     shared: bool,
-) -> Result<'a, Vec<String>> {
+) -> Result<'a, Vec<Symbol>> {
     let mut f = Function {
         module: m,
         sdfg,
@@ -738,10 +820,14 @@ pub(super) fn lower_function<'a>(
         span_frees: HashMap::new(),
     };
     f.body.set_indent(1);
+    f.containers.float_symbols = symbol_types(sdfg)
+        .map_err(|message| Failure { op: sdfg, message })?
+        .into_iter()
+        .filter(|(_, ty)| *ty != SymbolType::Integer)
+        .collect();
     let (signature, free) = f.signature(nested, shared)?;
     f.place_transients()?;
     f.allocate_function_transients()?;
-    f.check_symbol_types()?;
     f.declare_symbol_vars();
     let exit = f.body.label();
     let jumps = Jumps {
@@ -790,7 +876,7 @@ impl<'a> Function<'a, '_> {
         &mut self,
         nested: bool,
         shared: bool,
-    ) -> Result<'a, (Vec<String>, Vec<String>)> {
+    ) -> Result<'a, (Vec<String>, Vec<Symbol>)> {
         let abi = abi(self.sdfg).map_err(|message| Failure {
             op: self.sdfg,
             message,
@@ -834,8 +920,8 @@ impl<'a> Function<'a, '_> {
         }
         for (i, s) in abi.symbols.iter().enumerate() {
             let v = format!("%s{i}");
-            args.push(format!("{v}: index"));
-            self.free.insert(s.clone(), v);
+            args.push(format!("{v}: {}", s.ty.mlir()));
+            self.free.insert(s.name.clone(), v);
         }
         Ok((args, abi.symbols))
     }

@@ -108,6 +108,9 @@ pub(crate) trait DataReader {
     /// Whether `name` is a container (read with no subscript when it is a
     /// scalar).
     fn is_container(&self, name: &str) -> bool;
+    /// Whether `name` is a floating-point symbol, which an integer
+    /// expression cannot read.
+    fn is_float_symbol(&self, name: &str) -> bool;
 }
 
 /// Emits symbolic expressions as `arith` on `index` (`i1` for booleans)
@@ -163,6 +166,11 @@ impl Emitter for IndexEmitter<'_, '_> {
     }
 
     fn symbol(&mut self, name: &str) -> Result<String, String> {
+        if self.data.is_float_symbol(name) {
+            return Err(format!(
+                "`{name}` is a floating-point symbol, which an integer expression cannot read"
+            ));
+        }
         if let Some(v) = self.symbols.get(name) {
             return Ok(v.clone());
         }

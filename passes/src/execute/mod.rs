@@ -17,7 +17,7 @@ use std::path::Path;
 use mlir_sys::*;
 use sdfg_dialect::ir::{string_ref, Op};
 
-use crate::conversion::sdfg_to_scf::{abi, Abi, Argument, Elem};
+use crate::conversion::sdfg_to_scf::{abi, Abi, Argument, Elem, SymbolType};
 use npy::{Array, Dtype};
 
 /// Collected diagnostics of a context.
@@ -446,14 +446,30 @@ struct Descriptor {
     stride: i64,
 }
 
+/// The values of a program's free symbols.
+#[derive(Clone, Debug, Default)]
+pub struct SymbolValues {
+    /// The integer symbols (which also lay out the buffers, see
+    /// [`buffers`]).
+    pub ints: HashMap<String, i64>,
+    /// DaCe's floating-point symbols.
+    pub floats: HashMap<String, f64>,
+}
+
+impl SymbolValues {
+    /// Values for integer symbols only.
+    pub fn integers(ints: HashMap<String, i64>) -> SymbolValues {
+        SymbolValues {
+            ints,
+            floats: HashMap::new(),
+        }
+    }
+}
+
 impl Program {
     /// Calls the program on `buffers` (one per argument, from [`buffers`])
-    /// and `symbols` (a value for each of `abi.symbols`).
-    pub fn call(
-        &self,
-        buffers: &mut [Buffer],
-        symbols: &HashMap<String, i64>,
-    ) -> Result<(), String> {
+    /// and `symbols` (a value for each of `abi.symbols`, of its type).
+    pub fn call(&self, buffers: &mut [Buffer], symbols: &SymbolValues) -> Result<(), String> {
         if buffers.len() != self.abi.arguments.len() {
             return Err(format!(
                 "{} buffers for {} arguments",
@@ -478,23 +494,40 @@ impl Program {
             .iter_mut()
             .map(|d| &mut **d as *mut Descriptor)
             .collect();
-        let mut values: Vec<i64> = Vec::new();
+        // Each symbol's value in the bytes of its C type (`int64_t`,
+        // `float` or `double`), little-endian from the slot's start.
+        let mut values: Vec<[u8; 8]> = Vec::new();
         for s in &self.abi.symbols {
-            values.push(
-                *symbols
-                    .get(s)
-                    .ok_or_else(|| format!("symbol `{s}` has no value"))?,
-            );
+            let missing = || format!("symbol `{}` has no value", s.name);
+            let mut slot = [0u8; 8];
+            match s.ty {
+                SymbolType::Integer => {
+                    slot = symbols.ints.get(&s.name).ok_or_else(missing)?.to_ne_bytes();
+                }
+                SymbolType::Float64 => {
+                    slot = symbols
+                        .floats
+                        .get(&s.name)
+                        .ok_or_else(missing)?
+                        .to_ne_bytes();
+                }
+                SymbolType::Float32 => {
+                    let v = *symbols.floats.get(&s.name).ok_or_else(missing)? as f32;
+                    slot[..4].copy_from_slice(&v.to_ne_bytes());
+                }
+            }
+            values.push(slot);
         }
         let mut args: Vec<*mut c_void> = pointers
             .iter_mut()
             .map(|p| p as *mut *mut Descriptor as *mut c_void)
             .collect();
-        args.extend(values.iter_mut().map(|v| v as *mut i64 as *mut c_void));
+        args.extend(values.iter_mut().map(|v| v.as_mut_ptr() as *mut c_void));
         // The C API calls `_mlir_ciface_<name>`, the function's C interface.
         let name = &self.abi.name;
         // SAFETY: the arguments match the C interface the lowering
-        // generated for this ABI: descriptor pointers, then int64 symbols.
+        // generated for this ABI: descriptor pointers, then pointers to
+        // the symbols' values, each in its C type.
         let result = unsafe {
             mlirExecutionEngineInvokePacked(self.engine, string_ref(name), args.as_mut_ptr())
         };

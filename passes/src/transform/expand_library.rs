@@ -22,16 +22,16 @@
 //! other classes, tiled subsets and complex or vector elements are
 //! diagnostics.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use mlir_sys::*;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
-use sdfg_dialect::ir::{string_ref, Op, Val};
+use sdfg_dialect::ir::{string_ref, type_to_string, Op, Val};
 use sdfg_dialect::{incoming_edges, EdgeRole};
 use sdfg_symbolic::{parse_subset, Expr, Subset};
 
-use crate::conversion::library::{logical_dims, Properties};
+use crate::conversion::library::{logical_dims, Properties, Scalar};
 use crate::conversion::types::{layout, Layout};
 use crate::translate::python_tasklet::{float_text, Ty};
 
@@ -330,6 +330,9 @@ struct Gen {
     allocs: Vec<String>,
     states: Vec<(String, Vec<String>)>,
     next: usize,
+    /// Symbols the tasklets read through symbolic scalar properties, with
+    /// their types in the enclosing SDFG.
+    symbols: BTreeMap<String, String>,
 }
 
 /// A tasklet input: the connector's data at this level and the element.
@@ -474,12 +477,50 @@ impl Gen {
         result
     }
 
+    /// Declares the symbols a symbolic scalar property `key` reads, with
+    /// their types in the SDFG around `node`, for the tasklets' `sdfg.sym`
+    /// ops; a symbol that SDFG does not declare is an error.
+    fn scalar_symbols(&mut self, node: &Node<'_>, key: &str, value: &Scalar) -> Result<(), String> {
+        let Scalar::Symbolic(text) = value else {
+            return Ok(());
+        };
+        let declared: BTreeMap<String, String> = node
+            .op
+            .ancestor("sdfg.sdfg")
+            .and_then(|sdfg| sdfg.attr("symbols"))
+            .map(sdfg_dialect::ir::dictionary_entries)
+            .unwrap_or_default()
+            .into_iter()
+            // SAFETY: the dialect's verifier makes symbol types TypeAttrs.
+            .map(|(n, a)| {
+                (
+                    n.to_string(),
+                    type_to_string(unsafe { mlirTypeAttrGetValue(a) }),
+                )
+            })
+            .collect();
+        for symbol in sdfg_symbolic::parse(text)
+            .map(|e| e.free_symbols())
+            .unwrap_or_default()
+        {
+            let Some(ty) = declared.get(&symbol).cloned() else {
+                return Err(format!(
+                    "property `{key}` is `{text}`, which reads symbol `{symbol}` that the SDFG does not declare"
+                ));
+            };
+            self.symbols.insert(symbol, ty);
+        }
+        Ok(())
+    }
+
     /// The nested SDFG's text.
     fn finish(self, name: &str) -> String {
-        let mut symbols = BTreeSet::new();
+        let mut symbols: BTreeMap<String, String> = self.symbols.clone();
         for a in &self.args {
             for e in a.sizes.iter().chain(&a.strides) {
-                symbols.extend(e.free_symbols());
+                for s in e.free_symbols() {
+                    symbols.entry(s).or_insert_with(|| "i64".into());
+                }
             }
         }
         let args: Vec<String> = self
@@ -489,7 +530,7 @@ impl Gen {
             .collect();
         let mut text = format!("sdfg.sdfg @{name}({})", args.join(", "));
         if !symbols.is_empty() {
-            let list: Vec<String> = symbols.iter().map(|s| format!("{s} = i64")).collect();
+            let list: Vec<String> = symbols.iter().map(|(s, t)| format!("{s} = {t}")).collect();
             let _ = write!(text, " symbols {{{}}}", list.join(", "));
         }
         text.push_str(" {\n");
@@ -744,6 +785,15 @@ impl Body {
         }
     }
 
+    /// A scalar property's value of type `ty`: a constant, or an
+    /// `sdfg.sym` of its symbolic expression.
+    fn scalar(&mut self, value: &Scalar, ty: &str) -> String {
+        match value {
+            Scalar::Number(n) => self.constant(&n.to_string(), ty),
+            Scalar::Symbolic(text) => self.assign(format!("sdfg.sym \"{text}\" : {ty}")),
+        }
+    }
+
     /// `a op b` for `op` in add, mul.
     fn arith(&mut self, op: &str, a: &str, b: &str, ty: &str) -> String {
         let suffix = if is_float(ty) { "f" } else { "i" };
@@ -844,9 +894,10 @@ impl Gen {
         } else {
             (false, false)
         };
-        let alpha = props.scalar("alpha", Some(1.0))?;
+        let alpha = props.scalar("alpha", Scalar::Number(1.0))?;
+        self.scalar_symbols(node, "alpha", &alpha)?;
         let beta = if blas {
-            props.scalar("beta", Some(0.0))?
+            props.number_scalar("beta", 0.0)?
         } else {
             0.0
         };
@@ -954,14 +1005,13 @@ impl Gen {
                 index: b_index,
             },
         ];
-        let alpha_text = alpha.to_string();
         let e = elem.clone();
         let p = self.tasklet("multiply", &ins, &elem, |body, args| {
             let p = body.arith("mul", &args[0], &args[1], &e);
-            if alpha == 1.0 {
+            if alpha == Scalar::Number(1.0) {
                 p
             } else {
-                let al = body.constant(&alpha_text, &e);
+                let al = body.scalar(&alpha, &e);
                 body.arith("mul", &al, &p, &e)
             }
         });
@@ -996,8 +1046,9 @@ impl Gen {
         let elem = y.elem.clone();
         let props = &node.props;
         let trans = props.flag("transA");
-        let alpha = props.scalar("alpha", Some(1.0))?.to_string();
-        let beta = props.scalar("beta", Some(0.0))?;
+        let alpha = props.scalar("alpha", Scalar::Number(1.0))?;
+        self.scalar_symbols(node, "alpha", &alpha)?;
+        let beta = props.number_scalar("beta", 0.0)?;
         let (m, k) = if trans {
             (a.sizes[1].clone(), a.sizes[0].clone())
         } else {
@@ -1027,7 +1078,7 @@ impl Gen {
             ", wcr sum",
             |body, args| body.arith("mul", &args[0], &args[1], &e1),
             |body, args| {
-                let al = body.constant(&alpha, &e2);
+                let al = body.scalar(&alpha, &e2);
                 let r = body.arith("mul", &al, &args[0], &e2);
                 match args.get(1) {
                     Some(old) => {
@@ -1155,7 +1206,8 @@ impl Gen {
         let y = node.port("_y", "_y", Some(1))?;
         let res = node.port("_res", "_res", Some(1))?;
         let elem = res.elem.clone();
-        let a = node.props.scalar("a", None)?.to_string();
+        let a = node.props.scalar("a", Scalar::Symbolic("a".into()))?;
+        self.scalar_symbols(node, "a", &a)?;
         let i = vec![var("__i")];
         self.pointwise(
             "compute",
@@ -1163,7 +1215,7 @@ impl Gen {
             &[(&x, i.clone()), (&y, i.clone())],
             (&res, i),
             |body, args| {
-                let av = body.constant(&a, &elem);
+                let av = body.scalar(&a, &elem);
                 let p = body.arith("mul", &av, &args[0], &elem);
                 body.arith("add", &p, &args[1], &elem)
             },
@@ -1177,7 +1229,8 @@ impl Gen {
         let a = node.port("_A", "_A", Some(2))?;
         let res = node.port("_res", "_res", Some(2))?;
         let elem = res.elem.clone();
-        let alpha = node.props.scalar("alpha", Some(1.0))?.to_string();
+        let alpha = node.props.scalar("alpha", Scalar::Number(1.0))?;
+        self.scalar_symbols(node, "alpha", &alpha)?;
         let vars = [
             ("__i".to_string(), x.sizes[0].clone()),
             ("__j".to_string(), y.sizes[0].clone()),
@@ -1194,7 +1247,7 @@ impl Gen {
             (&res, ij),
             |body, args| {
                 let p = body.arith("mul", &args[0], &args[1], &elem);
-                let al = body.constant(&alpha, &elem);
+                let al = body.scalar(&alpha, &elem);
                 let q = body.arith("mul", &al, &p, &elem);
                 body.arith("add", &q, &args[2], &elem)
             },

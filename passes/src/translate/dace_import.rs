@@ -601,9 +601,10 @@ struct Printer {
     next_value: usize,
     /// The canonical shapes of the containers of the SDFG being printed.
     shapes: HashMap<String, Vec<String>>,
-    /// The integer symbols of the SDFG being printed, which Python tasklet
-    /// code may read.
-    int_symbols: HashSet<String>,
+    /// The symbols of the SDFG being printed, which Python tasklet code may
+    /// read, with the type the code reads them as: `i64` for integers
+    /// (symbols are computed as integers), the declared type for floats.
+    symbol_types: HashMap<String, python_tasklet::Ty>,
     /// The containers of the SDFG being printed that cannot be `None`.
     non_null: HashSet<String>,
     /// The JSON path of the object being printed, and that of each line
@@ -1280,12 +1281,20 @@ impl Printer {
         }
         let start = sdfg.start_block.or(sdfg.start_state);
         let outer_shapes = std::mem::replace(&mut self.shapes, shapes);
-        let int_symbols = symbols
+        let symbol_types = symbols
             .iter()
-            .filter(|(_, ty)| ty.starts_with('i'))
-            .map(|(name, _)| name.to_string())
+            .filter_map(|(name, ty)| {
+                let ty = match python_tasklet::Ty::parse(ty)? {
+                    python_tasklet::Ty::Float(bits) => python_tasklet::Ty::Float(bits),
+                    python_tasklet::Ty::Int(_) | python_tasklet::Ty::UInt(_) => {
+                        python_tasklet::Ty::Int(64)
+                    }
+                    _ => return None,
+                };
+                Some((name.to_string(), ty))
+            })
             .collect();
-        let outer_symbols = std::mem::replace(&mut self.int_symbols, int_symbols);
+        let outer_symbols = std::mem::replace(&mut self.symbol_types, symbol_types);
         let non_null = attrs
             .arrays
             .iter()
@@ -1309,7 +1318,7 @@ impl Printer {
             &containers,
         );
         self.shapes = outer_shapes;
-        self.int_symbols = outer_symbols;
+        self.symbol_types = outer_symbols;
         self.non_null = outer_non_null;
         body?;
         self.line(indent, "}");
@@ -1997,8 +2006,7 @@ impl Printer {
         let inputs = Self::tasklet_inputs(info, i, sources)
             .ok_or("the type of an input connector is unknown")?;
         let scope_symbols = Self::scope_symbols(info, i);
-        let is_symbol =
-            |name: &str| scope_symbols.contains(name) || self.int_symbols.contains(name);
+        let symbol_type = |name: &str| self.symbol_type(&scope_symbols, name);
         let refs = results
             .iter()
             .map(|(conn, _)| Self::output_ref(info, i, conn, containers))
@@ -2007,7 +2015,7 @@ impl Printer {
             inputs,
             outputs: results.to_vec(),
             refs,
-            is_symbol: &is_symbol,
+            symbol_type: &symbol_type,
         };
         python_tasklet::translate_tasklet(code, &signature)
     }
@@ -2062,23 +2070,37 @@ impl Printer {
         // Types the translation does not compute in (vectors, say): the
         // inputs' common element type, as `b = a * 2` has.
         let mut elements = inputs.iter().map(|(_, ty)| match ty {
-            InputType::Element(t) | InputType::Array { element: t, .. } => Some(t.clone()),
+            InputType::Element(t)
+            | InputType::Array { element: t, .. }
+            | InputType::Strided { element: t, .. } => Some(t.clone()),
             InputType::Opaque => None,
         });
         let first = elements.next().flatten();
         let common = first.filter(|f| elements.all(|t| t.as_ref() == Some(f)));
         let scope_symbols = Self::scope_symbols(info, i);
-        let is_symbol =
-            |name: &str| scope_symbols.contains(name) || self.int_symbols.contains(name);
+        let symbol_type = |name: &str| self.symbol_type(&scope_symbols, name);
         let signature = Signature {
             inputs,
             outputs: Vec::new(),
             refs: Vec::new(),
-            is_symbol: &is_symbol,
+            symbol_type: &symbol_type,
         };
         python_tasklet::infer_type(&node.attributes.code.string_data, &signature, conn)
             .map(|ty| ty.mlir())
             .or(common)
+    }
+
+    /// The type Python tasklet code reads symbol `name` as: `i64` for the
+    /// scope's parameters, else the SDFG's symbol's.
+    fn symbol_type(
+        &self,
+        scope_symbols: &HashSet<String>,
+        name: &str,
+    ) -> Option<python_tasklet::Ty> {
+        if scope_symbols.contains(name) {
+            return Some(python_tasklet::Ty::Int(64));
+        }
+        self.symbol_types.get(name).copied()
     }
 
     /// The map parameters, consume PE indices and chunk sizes
@@ -2449,7 +2471,7 @@ pub fn sdfg_to_mlir_text(sdfg: &dace::Sdfg) -> Result<Printed> {
         out: String::new(),
         next_value: 0,
         shapes: HashMap::new(),
-        int_symbols: HashSet::new(),
+        symbol_types: HashMap::new(),
         non_null: HashSet::new(),
         path: String::new(),
         line_paths: Vec::new(),

@@ -206,6 +206,15 @@ pub enum InputType {
         /// The sizes.
         shape: Vec<Option<u64>>,
     },
+    /// An array of any layout, read only: a rank-`rank` memref with
+    /// dynamic strides and offset (a view of data that is not in C
+    /// order, or does not start at its buffer's start).
+    Strided {
+        /// The element type.
+        element: String,
+        /// The number of dimensions.
+        rank: usize,
+    },
     /// Anything else (streams, containers): the code cannot be translated.
     Opaque,
 }
@@ -227,6 +236,12 @@ impl InputType {
                 }
                 format!("{text}{}>", signless(element))
             }
+            InputType::Strided { element, rank } => format!(
+                "memref<{}{}, strided<[{}], offset: ?>>",
+                "?x".repeat(*rank),
+                signless(element),
+                vec!["?"; *rank].join(", ")
+            ),
             InputType::Opaque => "none".into(),
         }
     }
@@ -284,8 +299,10 @@ pub struct Signature<'a> {
     /// code cannot be a value it yields: `None` for an output that can
     /// only be yielded (a non-dynamic memlet to one element).
     pub refs: Vec<Option<RefType>>,
-    /// Whether a name is an integer symbol visible at the tasklet.
-    pub is_symbol: &'a dyn Fn(&str) -> bool,
+    /// The type of a symbol visible at the tasklet (`None` for a name
+    /// that is not one): `i64` for integer symbols and map parameters,
+    /// the declared float type for DaCe's floating-point symbols.
+    pub symbol_type: &'a dyn Fn(&str) -> Option<Ty>,
 }
 
 /// A constant's value.
@@ -749,12 +766,17 @@ impl Translator<'_> {
                     }
                     Binding::Value(V::Ssa(arg, ty))
                 }
-                InputType::Array { element, shape } => {
+                InputType::Array { element, .. } | InputType::Strided { element, .. } => {
+                    let rank = match ty {
+                        InputType::Array { shape, .. } => shape.len(),
+                        InputType::Strided { rank, .. } => *rank,
+                        _ => 0,
+                    };
                     let element = Ty::parse(element).ok_or_else(|| unsupported(element))?;
                     Binding::Array {
                         arg,
                         element,
-                        rank: shape.len(),
+                        rank,
                         memref: ty.mlir(),
                         writable: false,
                     }
@@ -787,6 +809,13 @@ impl Translator<'_> {
                     arg,
                     element: Ty::parse(element).ok_or_else(|| unsupported(element))?,
                     rank: shape.len(),
+                    memref: mlir,
+                    writable: true,
+                },
+                RefType::Memref(InputType::Strided { element, rank }) => Binding::Array {
+                    arg,
+                    element: Ty::parse(element).ok_or_else(|| unsupported(element))?,
+                    rank: *rank,
                     memref: mlir,
                     writable: true,
                 },
@@ -1397,8 +1426,8 @@ impl Translator<'_> {
             }
             _ => {}
         }
-        if (self.signature.is_symbol)(id) {
-            return Ok(self.emit(Ty::Int(64), format!("sdfg.sym \"{id}\" : i64")));
+        if let Some(ty) = (self.signature.symbol_type)(id) {
+            return Ok(self.emit(ty, format!("sdfg.sym \"{id}\" : {}", ty.mlir())));
         }
         Err(format!("unknown name \"{id}\""))
     }
@@ -1972,7 +2001,7 @@ mod tests {
     fn signature<'a>(
         inputs: &[(&str, InputType)],
         outputs: &[(&str, &str)],
-        is_symbol: &'a dyn Fn(&str) -> bool,
+        symbol_type: &'a dyn Fn(&str) -> Option<Ty>,
     ) -> Signature<'a> {
         Signature {
             inputs: inputs
@@ -1984,7 +2013,7 @@ mod tests {
                 .map(|(n, t)| (n.to_string(), t.to_string()))
                 .collect(),
             refs: Vec::new(),
-            is_symbol,
+            symbol_type,
         }
     }
 
@@ -2012,7 +2041,7 @@ mod tests {
 
     #[test]
     fn integer_literals_take_the_other_operands_type() {
-        let none = |_: &str| false;
+        let none = |_: &str| None;
         let sig = signature(&[("a", element("f32"))], &[("b", "f32")], &none);
         let body = translate("b = a * 2", &sig).unwrap();
         assert!(body.contains("arith.constant 2.0 : f32"), "{body}");
@@ -2021,7 +2050,7 @@ mod tests {
 
     #[test]
     fn vectors_compute_lane_by_lane_with_scalars_splat() {
-        let none = |_: &str| false;
+        let none = |_: &str| None;
         let v2 = element("vector<2xf32>");
         let sig = signature(
             &[("a", v2.clone()), ("c", v2.clone()), ("s", element("f64"))],
@@ -2070,7 +2099,7 @@ mod tests {
 
     #[test]
     fn complex_numbers_compute_with_the_complex_dialect() {
-        let none = |_: &str| false;
+        let none = |_: &str| None;
         let c = element("complex<f64>");
         let sig = signature(
             &[
@@ -2113,7 +2142,7 @@ mod tests {
 
     #[test]
     fn float_literals_are_doubles_as_in_cpp() {
-        let none = |_: &str| false;
+        let none = |_: &str| None;
         let sig = signature(&[("a", element("f32"))], &[("b", "f32")], &none);
         let body = translate("b = a * 0.5", &sig).unwrap();
         assert!(body.contains("arith.extf %arg0 : f32 to f64"), "{body}");
@@ -2122,7 +2151,7 @@ mod tests {
 
     #[test]
     fn integer_division_truncates_and_floor_division_of_floats_floors() {
-        let none = |_: &str| false;
+        let none = |_: &str| None;
         let sig = signature(
             &[("i", element("i32")), ("x", element("f64"))],
             &[("q", "i32"), ("f", "i64")],
@@ -2135,7 +2164,7 @@ mod tests {
 
     #[test]
     fn array_connectors_are_loaded_and_symbols_read() {
-        let symbols = |n: &str| n == "i";
+        let symbols = |n: &str| (n == "i").then_some(Ty::Int(64));
         let sig = signature(
             &[(
                 "w",
@@ -2154,8 +2183,29 @@ mod tests {
     }
 
     #[test]
+    fn floating_point_symbols_are_read_with_their_type() {
+        let symbols = |n: &str| match n {
+            "m" => Some(Ty::Float(64)),
+            "a" => Some(Ty::Float(32)),
+            "i" => Some(Ty::Int(64)),
+            _ => None,
+        };
+        let sig = signature(&[("x", element("f32"))], &[("o", "f32")], &symbols);
+        translates_to(
+            "o = a * x + m + i",
+            &sig,
+            &[
+                "sdfg.sym \"a\" : f32",
+                "sdfg.sym \"m\" : f64",
+                "sdfg.sym \"i\" : i64",
+                "arith.truncf",
+            ],
+        );
+    }
+
+    #[test]
     fn outputs_written_on_some_paths_become_by_ref() {
-        let none = |_: &str| false;
+        let none = |_: &str| None;
         let mut sig = signature(&[("a", element("f64"))], &[("b", "f64")], &none);
         let both = translate_tasklet("if a > 0:\n    b = a\nelse:\n    b = 0", &sig).unwrap();
         assert_eq!(both.by_ref, vec![false], "{}", both.body);
@@ -2219,7 +2269,7 @@ mod tests {
 
     #[test]
     fn printf_calls_become_sdfg_printf() {
-        let none = |_: &str| false;
+        let none = |_: &str| None;
         let sig = signature(&[("a", element("f32"))], &[], &none);
         let body = translate("printf('a = %f, %d\\n', a, 2)", &sig).unwrap();
         assert!(
@@ -2235,7 +2285,7 @@ mod tests {
 
     #[test]
     fn untranslatable_code_says_why() {
-        let none = |_: &str| false;
+        let none = |_: &str| None;
         let sig = signature(&[("a", element("f64"))], &[("b", "f64")], &none);
         let reason = |code: &str| translate(code, &sig).unwrap_err();
         assert!(reason("b = foo(a)").contains("unsupported function"));
@@ -2284,7 +2334,7 @@ mod tests {
                 0..24,
             )
         ) {
-            let symbols = |n: &str| n == "i";
+            let symbols = |n: &str| (n == "i").then_some(Ty::Int(64));
             let sig = signature(
                 &[
                     ("a", element("f32")),
@@ -2301,7 +2351,7 @@ mod tests {
 
     #[test]
     fn unsigned_inputs_use_unsigned_operations() {
-        let none = |_: &str| false;
+        let none = |_: &str| None;
         let sig = signature(
             &[("u", element("ui32")), ("i", element("i64"))],
             &[("f", "f64"), ("q", "i64")],
@@ -2324,7 +2374,7 @@ mod tests {
 
     #[test]
     fn conditional_expressions_do_not_speculate_loads() {
-        let none = |_: &str| false;
+        let none = |_: &str| None;
         let sig = signature(
             &[
                 ("c", element("i1")),

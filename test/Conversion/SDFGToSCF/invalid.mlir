@@ -61,13 +61,29 @@ sdfg.sdfg @unknown_library(%A: !sdfg.array<f64 ["4", "4"]> as "A", %B: !sdfg.arr
 
 // -----
 
-// expected-error @+1 {{symbol `x` is floating-point, which the lowering cannot compute yet}}
-sdfg.sdfg @float_symbol(%A: !sdfg.array<f64 ["4"]> as "A") symbols {x = f64} {
+// Floating-point symbols are computed as f32 or f64: a half-precision
+// one that is read is refused.
+// expected-error @+1 {{symbol `x` is of type f16, which the lowering cannot compute in (only 32- and 64-bit floats)}}
+sdfg.sdfg @half_symbol(%A: !sdfg.array<f64 ["4"]> as "A") symbols {x = f16} {
   sdfg.state @a {
   }
   sdfg.state @b {
   }
   sdfg.edge @a -> @b if "x > 0.5"
+}
+
+// -----
+
+// A floating-point symbol cannot index: C++ would not index with a double.
+sdfg.sdfg @float_symbol_subset(%A: !sdfg.array<f64 ["4"]> as "A") symbols {x = f64} {
+  sdfg.state @s {
+    %t = sdfg.tasklet "t" outs("o" : f64) {
+      %z = arith.constant 0.0 : f64
+      sdfg.yield %z : f64
+    }
+    // expected-error @+1 {{`x` is a floating-point symbol, which an integer expression cannot read}}
+    %a = sdfg.access %A writes(%t["x"] : f64) : !sdfg.array<f64 ["4"]>
+  }
 }
 
 // -----
@@ -170,15 +186,15 @@ sdfg.sdfg @vector_to_scalar(%A: !sdfg.array<vector<2xf32> ["2"]> as "A", %B: !sd
 
 // -----
 
-// A scalar property that is an expression is refused, not read as 1.
-sdfg.sdfg @gemv_symbolic_alpha(%A: !sdfg.array<f64 ["4", "4"]> as "A", %x: !sdfg.array<f64 ["4"]> as "x", %y: !sdfg.array<f64 ["4"]> as "y") {
+// A symbolic beta is refused (it decides whether y is read), not read as 0.
+sdfg.sdfg @gemv_symbolic_beta(%A: !sdfg.array<f64 ["4", "4"]> as "A", %x: !sdfg.array<f64 ["4"]> as "x", %y: !sdfg.array<f64 ["4"]> as "y") {
   sdfg.state @s {
     %a = sdfg.access %A : !sdfg.array<f64 ["4", "4"]>
     %xa = sdfg.access %x : !sdfg.array<f64 ["4"]>
-    // expected-error @+1 {{property `alpha` is `"N / 2"`, not a number, which the lowering cannot compute with yet}}
+    // expected-error @+1 {{property `beta` is the symbolic value `N / 2`, which the lowering needs as a number}}
     %g = sdfg.library "gemv" "dace.libraries.blas.nodes.gemv.Gemv"
         ins("_A" = %a["0:4, 0:4"] : !sdfg.array<f64 ["4", "4"]>, "_x" = %xa["0:4"] : !sdfg.array<f64 ["4"]>)
-        outs("_y" : !sdfg.array<f64 ["4"]>) properties {alpha = "N / 2"}
+        outs("_y" : !sdfg.array<f64 ["4"]>) properties {beta = "N / 2"}
     %c = sdfg.access %y writes(%g["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"]>
   }
 }

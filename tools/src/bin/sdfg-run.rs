@@ -2,14 +2,16 @@
 //! `.sdfg`/`.sdfgz`) on `.npy` inputs or seeded random data, and reports or
 //! writes its outputs.
 
-use sdfg_passes::execute::{self, npy::Array, Buffer, Options};
+use sdfg_passes::conversion::sdfg_to_scf::SymbolType;
+use sdfg_passes::execute::{self, npy::Array, Buffer, Options, SymbolValues};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str = "usage: sdfg-run PROGRAM.{mlir,sdfg,sdfgz} [options]
-  --set NAME=VALUE        the value of a symbol, or of a scalar argument
+  --set NAME=VALUE        the value of a symbol (a float for DaCe's floating-point
+                          symbols), or of a scalar argument
   --input NAME=FILE.npy   an argument's contents (default: random data); a
                           structure's members are arguments NAME.MEMBER
   --seed N                seed of the random inputs (default 0)
@@ -21,7 +23,8 @@ const USAGE: &str = "usage: sdfg-run PROGRAM.{mlir,sdfg,sdfgz} [options]
   --check-bounds          check every memlet access against its container's
                           bounds; an access outside stops the program with an error
   --emit-object FILE      write the compiled object file (C interface:
-                          _mlir_ciface_NAME(memref descriptors..., int64_t symbols...))
+                          _mlir_ciface_NAME(memref descriptors..., symbols...): int64_t
+                          per integer symbol, float or double per floating-point one)
   --emit-llvm-dialect FILE  write the lowered module (llvm dialect)";
 
 #[derive(Default)]
@@ -133,13 +136,23 @@ fn run(args: Args) -> Result<(), String> {
     // Symbols: --set, else the sizes of input arrays whose dimension is a
     // bare symbol.
     let mut symbols: HashMap<String, i64> = HashMap::new();
+    let mut floats: HashMap<String, f64> = HashMap::new();
     let mut scalars: HashMap<String, f64> = HashMap::new();
+    let is_float_symbol = |name: &str| {
+        abi.symbols
+            .iter()
+            .any(|s| s.name == name && s.ty != SymbolType::Integer)
+    };
     for (name, value) in &args.sets {
-        if abi.arguments.iter().any(|a| &a.name == name) {
-            let v: f64 = value
+        let number = || -> Result<f64, String> {
+            value
                 .parse()
-                .map_err(|_| format!("--set {name}: `{value}` is not a number"))?;
-            scalars.insert(name.clone(), v);
+                .map_err(|_| format!("--set {name}: `{value}` is not a number"))
+        };
+        if abi.arguments.iter().any(|a| &a.name == name) {
+            scalars.insert(name.clone(), number()?);
+        } else if is_float_symbol(name) {
+            floats.insert(name.clone(), number()?);
         } else {
             let v: i64 = value
                 .parse()
@@ -163,11 +176,18 @@ fn run(args: Args) -> Result<(), String> {
         arrays.insert(name.clone(), array);
     }
     for s in &abi.symbols {
-        if !symbols.contains_key(s) {
-            return Err(format!("symbol `{s}` has no value: pass --set {s}=VALUE"));
+        if !symbols.contains_key(&s.name) && !floats.contains_key(&s.name) {
+            return Err(format!(
+                "symbol `{0}` has no value: pass --set {0}=VALUE",
+                s.name
+            ));
         }
     }
     let mut buffers = execute::buffers(abi, &symbols)?;
+    let symbols = SymbolValues {
+        ints: symbols,
+        floats,
+    };
     for (i, (arg, buffer)) in abi.arguments.iter().zip(buffers.iter_mut()).enumerate() {
         if let Some(array) = arrays.get(&arg.name) {
             buffer

@@ -5,7 +5,7 @@
 use melior::ir::Module;
 use sdfg_passes::translate::{
     mlir_python::print_body,
-    python_tasklet::{translate, InputType, Signature},
+    python_tasklet::{translate, InputType, Signature, Ty},
 };
 
 const SNIPPETS: &[&str] = &[
@@ -41,7 +41,7 @@ const SNIPPETS: &[&str] = &[
     "o = 1.0 if Eq(i, 1) else x\np = Ne(x, a) + Le(i, 2)",
 ];
 
-fn signature(is_symbol: &dyn Fn(&str) -> bool) -> Signature<'_> {
+fn signature(symbol_type: &dyn Fn(&str) -> Option<Ty>) -> Signature<'_> {
     let element = |t: &str| InputType::Element(t.into());
     Signature {
         inputs: vec![
@@ -59,7 +59,7 @@ fn signature(is_symbol: &dyn Fn(&str) -> bool) -> Signature<'_> {
         ],
         outputs: vec![("o".into(), "f64".into()), ("p".into(), "i32".into())],
         refs: Vec::new(),
-        is_symbol,
+        symbol_type,
     }
 }
 
@@ -88,8 +88,8 @@ fn module_text(body: &str) -> String {
 #[test]
 fn printed_bodies_translate_back_to_the_same_body() {
     sdfg_passes::register_all();
-    let is_symbol = |name: &str| name == "N";
-    let signature = signature(&is_symbol);
+    let symbol_type = |name: &str| (name == "N").then_some(Ty::Int(64));
+    let signature = signature(&symbol_type);
     for code in SNIPPETS {
         let body = translate(code, &signature).unwrap_or_else(|e| panic!("{code}: {e}"));
         let context = sdfg_dialect::create_context();

@@ -707,16 +707,20 @@ def SDFG_SymOp : SDFG_Op<"sym", [Pure]> {
   let summary = "the value of a symbolic expression";
   let description = [{
     Materialises a symbolic expression over the SDFG's symbols (and map
-    parameters in scope) as an integer or index value.
+    parameters in scope) as an integer or index value, or as a float when
+    it reads floating-point symbols (`dace.symbol('m', dace.float64)`):
+    such an expression is computed as C++ computes it, not in SymPy's
+    integer normal form.
 
     Example:
 
     ```mlir
     %n = sdfg.sym "N - 1" : i64
+    %m = sdfg.sym "m" : f64
     ```
   }];
   let arguments = (ins StrAttr:$expr);
-  let results = (outs AnySignlessIntegerOrIndex:$result);
+  let results = (outs AnyTypeOf<[AnySignlessIntegerOrIndex, AnyFloat]>:$result);
   let assemblyFormat = "$expr attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
