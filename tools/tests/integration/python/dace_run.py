@@ -65,8 +65,11 @@ def generate_with(sdfg, seed, size):
     for name, desc in containers:
         if not isinstance(desc, (dace.data.Array, dace.data.Scalar)) or isinstance(desc, (dace.data.View, dace.data.Reference)):
             raise ValueError(f"argument {name} is a {type(desc).__name__}")
-        dtype = desc.dtype.as_numpy_dtype()
-        if dtype.kind not in "biufc" or desc.dtype.veclen != 1:
+        # `dace::vec<T, 1>` is T (DaCe's NumPy type for it has an extra
+        # dimension of 1).
+        element = desc.dtype.base_type if isinstance(desc.dtype, dace.dtypes.vector) and desc.dtype.veclen == 1 else desc.dtype
+        dtype = element.as_numpy_dtype()
+        if dtype.kind not in "biufc" or element.veclen != 1:
             raise ValueError(f"argument {name} has element type {desc.dtype}")
         shape = [int(dace.symbolic.evaluate(s, {**symbols, **sdfg.constants})) for s in desc.shape]
         elements += int(np.prod(shape))
@@ -83,6 +86,8 @@ def generate_with(sdfg, seed, size):
         values = values.astype(dtype)
         if isinstance(desc, dace.data.Scalar):
             args[name] = values.reshape(-1)[0]
+        elif element is not desc.dtype:
+            args[name] = np.ascontiguousarray(values)
         else:
             array = dace.data.make_array_from_descriptor(desc, values, symbols={**symbols, **sdfg.constants})
             args[name] = array
