@@ -177,6 +177,20 @@ sdfg.sdfg @assign_container(%A: !sdfg.scalar<i64> as "A") {
 
 // -----
 
+// An assignment that reads a symbol the same edge assigns is a race (the
+// value it reads would depend on the order of the assignments); one that
+// reads the symbol it assigns itself is not.
+sdfg.sdfg @assignment_race() symbols {i = i64, j = i64} {
+  sdfg.state @a {
+  }
+  sdfg.state @b {
+  }
+  // expected-error @+1 {{'sdfg.edge' op assignment `j = i * 2` reads `i`, which the same edge assigns (a race)}}
+  sdfg.edge @a -> @b assign("i" = "i + 1", "j" = "i * 2")
+}
+
+// -----
+
 // A loop variable is not a data container.
 sdfg.sdfg @container_loop_variable(%i: !sdfg.scalar<i64> as "i") {
   // expected-error @+1 {{'sdfg.loop' op uses the loop variable "i", which is a data container, not a symbol}}

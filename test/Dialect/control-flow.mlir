@@ -28,7 +28,7 @@ sdfg.sdfg @signature(%A: !sdfg.array<f64 ["N"]> as "A", %x: !sdfg.scalar<f32> as
 // CHECK: sdfg.state @done {
 // CHECK: sdfg.edge @init -> @guard assign("i" = "0")
 // CHECK: sdfg.edge @guard -> @body if "i < N"
-// CHECK: sdfg.edge @body -> @guard assign("i" = "i + 1", "j" = "j + i")
+// CHECK: sdfg.edge @body -> @guard assign("i" = "i + 1", "j" = "j + 2")
 // CHECK: sdfg.edge @guard -> @done if "not (i < N)"
 // CHECK: sdfg.edge @done -> @init{{$}}
 sdfg.sdfg @state_machine() symbols {N = i64, i = i64, j = i64} {
@@ -42,7 +42,7 @@ sdfg.sdfg @state_machine() symbols {N = i64, i = i64, j = i64} {
   }
   sdfg.edge @init -> @guard assign("i" = "0")
   sdfg.edge @guard -> @body if "i < N"
-  sdfg.edge @body -> @guard assign("i" = "i + 1", "j" = "j + i")
+  sdfg.edge @body -> @guard assign("i" = "i + 1", "j" = "j + 2")
   sdfg.edge @guard -> @done if "not (i < N)"
   sdfg.edge @done -> @init
 }

@@ -15,7 +15,8 @@
 //! - inter-state assignments and loop variables name symbols, not data
 //!   containers (as in DaCe, they define the symbols they assign; block
 //!   names are unique per control-flow region, which the regions' symbol
-//!   tables already enforce);
+//!   tables already enforce), and no assignment reads a symbol the same
+//!   edge assigns (a race, in DaCe's words);
 //! - every symbol an expression uses is defined where it is used, and memlet
 //!   subsets that the symbolic engine can prove to lie outside their
 //!   container are reported (DaCe's "out of bounds" check, sound: only
@@ -139,6 +140,7 @@ fn validate_sdfg(sdfg: Op<'_>, reporter: &mut Reporter) {
                 for name in op.str_array_attr("assign_names") {
                     check_symbol_target(op, name, "assigns", &containers, reporter);
                 }
+                check_assignment_races(op, reporter);
             }
             "sdfg.loop" => {
                 if let Some(var) = op.str_attr("var") {
@@ -180,6 +182,24 @@ fn check_symbol_target(
             op,
             format!("{what} \"{name}\", which is a data container, not a symbol"),
         );
+    }
+}
+
+/// An inter-state assignment that reads a symbol the same edge assigns
+/// is a race, as DaCe's validation says: which value it reads would depend
+/// on the order of the edge's assignments.
+fn check_assignment_races(edge: Op<'_>, reporter: &mut Reporter) {
+    let names = edge.str_array_attr("assign_names");
+    for (name, value) in names.iter().zip(edge.str_array_attr("assign_values")) {
+        let Ok(expr) = sdfg_symbolic::parse(value) else {
+            continue;
+        };
+        if let Some(other) = names.iter().find(|n| *n != name && expr.mentions(n)) {
+            reporter.error(
+                edge,
+                format!("assignment `{name} = {value}` reads `{other}`, which the same edge assigns (a race)"),
+            );
+        }
     }
 }
 

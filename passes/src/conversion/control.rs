@@ -300,9 +300,10 @@ impl<'a> Function<'a, '_> {
         )))
     }
 
-    /// Assigns symbols in order, as DaCe's generated code does (`m = A[3];
-    /// k = m * 2;`): a right-hand side reads the values the edge's earlier
-    /// assignments gave.
+    /// Assigns symbols in order, as DaCe's generated code does (an
+    /// assignment that reads a symbol the same edge assigns is a race that
+    /// validation rejects, so the order does not change what valid SDFGs
+    /// compute).
     pub(super) fn assign(
         &mut self,
         op: Op<'a>,

@@ -23,7 +23,9 @@
 // `m = A[3] / 2` is a float computation; `k = m * 2` truncates to an
 // integer as C++ does on assignment.
 // CHECK: %[[M:.*]] = call @__expression{{.*}} : (memref<?xf64>) -> f64
-// CHECK: %[[K:.*]] = call @__expression{{.*}}(%[[M]]) : (f64) -> i64
+// CHECK: memref.store %[[M]], %[[MVAR:.*]][] : memref<f64>
+// CHECK: %[[MV:.*]] = memref.load %[[MVAR]][] : memref<f64>
+// CHECK: %[[K:.*]] = call @__expression{{.*}}(%{{.*}}) : (f64) -> i64
 // CHECK: arith.index_cast %[[K]] : i64 to index
 // The nested SDFG's float symbol `s = m * alpha` is passed as an f64.
 // CHECK: call @symbols_inner({{.*}}) : (memref<?xf64>, index, f64) -> ()
@@ -49,6 +51,8 @@ sdfg.sdfg @symbols(%A: !sdfg.array<f64 ["4"]> as "A", %B: !sdfg.array<f64 ["4"]>
       sdfg.exit ("A" = %v["i"] : f64)
     }
     %a = sdfg.access %A writes(%m["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"]>
+  }
+  sdfg.state @half {
   }
   sdfg.state @scale {
     %a = sdfg.access %A : !sdfg.array<f64 ["4"]>
@@ -95,7 +99,8 @@ sdfg.sdfg @symbols(%A: !sdfg.array<f64 ["4"]> as "A", %B: !sdfg.array<f64 ["4"]>
     }
     %c = sdfg.access %C writes(%t["0"] : f64) : !sdfg.array<f64 ["2"]>
   }
-  sdfg.edge @init -> @scale assign("m" = "A[3] / 2", "k" = "m * 2")
+  sdfg.edge @init -> @half assign("m" = "A[3] / 2")
+  sdfg.edge @half -> @scale assign("k" = "m * 2")
   sdfg.edge @scale -> @big if "m > alpha"
   sdfg.edge @scale -> @small if "m <= alpha"
 }
