@@ -86,14 +86,14 @@ impl<'a> Function<'a, '_> {
         let expr = parse_expr(op, text)?;
         match ty {
             SymbolType::Integer if self.reads_float_data(&expr, env) => {
-                let v = self.python_expression(op, env, text, "i64")?;
+                let v = self.python_expression(op, env, text, &expr, "i64")?;
                 Ok(self
                     .body
                     .assign(format!("arith.index_cast {v} : i64 to index")))
             }
             SymbolType::Integer => self.emit_int(op, env, &expr),
             SymbolType::Float32 | SymbolType::Float64 => {
-                self.python_expression(op, env, text, ty.mlir())
+                self.python_expression(op, env, text, &expr, ty.mlir())
             }
         }
     }
@@ -119,7 +119,7 @@ impl<'a> Function<'a, '_> {
     ) -> Result<'a, String> {
         let expr = parse_expr(op, text)?;
         if self.reads_float_data(&expr, env) {
-            return self.python_expression(op, env, text, "i1");
+            return self.python_expression(op, env, text, &expr, "i1");
         }
         let mut e = IndexEmitter::new(&mut self.body, env, &self.containers);
         e.boolean(&expr).map_err(|m| Failure {
@@ -144,26 +144,24 @@ impl<'a> Function<'a, '_> {
     /// Computes an inter-state expression that reads floating-point data as
     /// DaCe's generated C++ does: the Python text is translated by the
     /// tasklet translator into a private function of the scalars and
-    /// symbols it reads, called here; its result has type `ty`.
+    /// symbols it reads, called here; its result has type `ty`. `expr` is
+    /// `text` parsed, for the names it reads.
     pub(super) fn python_expression(
         &mut self,
         op: Op<'a>,
         env: &HashMap<String, String>,
         text: &str,
+        expr: &Expr,
         ty: &str,
     ) -> Result<'a, String> {
         use crate::translate::python_tasklet::{translate, InputType, Signature};
-        let expr = parse_expr(op, text)?;
-        // A floating-point symbol read as its own type is its value.
-        if let Some(symbol) = expr.as_symbol() {
-            let same_type = self
-                .containers
-                .float_symbols
-                .get(symbol)
-                .is_some_and(|t| t.mlir() == ty);
-            if let (true, Some(v)) = (same_type, env.get(symbol)) {
-                return Ok(v.clone());
-            }
+        // A symbol read as its own type is its value.
+        if let Some(v) = expr
+            .as_symbol()
+            .filter(|s| self.symbol_type(s).mlir() == ty)
+            .and_then(|s| env.get(s))
+        {
+            return Ok(v.clone());
         }
         let mut inputs = Vec::new();
         let mut operands = Vec::new();

@@ -13,8 +13,8 @@ use sdfg_symbolic::{parse_subset, Expr, Range, Subset};
 
 use super::by_ref::{argument_type, by_ref_outputs, mark_written, Rewrite};
 use super::sdfg_to_scf::{
-    fail, lower_function, parse_memlet_subset, range_index, structure_leaves, Failure, Function,
-    Lowered, Placement, Result, SymbolType, TaskletFunction,
+    fail, lower_function, parse_expr, parse_memlet_subset, range_index, structure_leaves, Failure,
+    Function, Lowered, Placement, Result, SymbolType, TaskletFunction,
 };
 use super::types::{layout, memref_type, Data, Elem};
 use super::wcr::{Reduction, Slot};
@@ -829,10 +829,15 @@ impl<'a> Function<'a, '_> {
                 "sdfg.sym" => {
                     let ty = type_to_string(op.results()[0].ty());
                     let text = op.str_attr("expr").unwrap_or_default();
-                    let v = if matches!(ty.as_str(), "f32" | "f64") {
+                    let float = Elem {
+                        ty: ty.clone(),
+                        unsigned: false,
+                    };
+                    let v = if float.is_float() {
                         // A floating-point symbol (or an expression of one),
                         // computed as C++ computes it.
-                        self.python_expression(op, env, text, &ty)?
+                        let expr = parse_expr(op, text)?;
+                        self.python_expression(op, env, text, &expr, &ty)?
                     } else {
                         let v = self.symbol_value(op, env, text, SymbolType::Integer)?;
                         let index = Elem {

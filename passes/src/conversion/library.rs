@@ -117,8 +117,16 @@ pub(crate) enum Scalar {
     /// A number.
     Number(f64),
     /// A symbolic expression over the SDFG's symbols (Axpy's default `a`
-    /// is the symbol `a`, a floating-point symbol of the SDFG).
-    Symbolic(String),
+    /// is the symbol `a`, a floating-point symbol of the SDFG): its text,
+    /// computed as C++ computes it, and the text parsed.
+    Symbolic(String, Expr),
+}
+
+impl Scalar {
+    /// The symbol `name` as a scalar.
+    pub(crate) fn symbol(name: &str) -> Scalar {
+        Scalar::Symbolic(name.to_string(), Expr::symbol(name))
+    }
 }
 
 /// A library node's properties (DaCe's JSON values, kept as strings by the
@@ -165,7 +173,7 @@ impl Properties {
                 None => {
                     let text = self.text(key).unwrap_or_default();
                     match sdfg_symbolic::parse(&text) {
-                        Ok(_) => Ok(Scalar::Symbolic(text)),
+                        Ok(expr) => Ok(Scalar::Symbolic(text, expr)),
                         Err(_) => Err(format!(
                             "property `{key}` is `{value}`, neither a number nor a symbolic expression"
                         )),
@@ -184,7 +192,7 @@ impl Properties {
     ) -> std::result::Result<f64, String> {
         match self.scalar(key, Scalar::Number(default))? {
             Scalar::Number(n) => Ok(n),
-            Scalar::Symbolic(text) => Err(format!(
+            Scalar::Symbolic(text, _) => Err(format!(
                 "property `{key}` is the symbolic value `{text}`, which the lowering needs as a number"
             )),
         }
@@ -386,9 +394,8 @@ impl<'a> Function<'a, '_> {
     ) -> Result<'a, String> {
         match value {
             Scalar::Number(n) => Ok(self.constant(*n, elem)),
-            Scalar::Symbolic(text) => {
-                let env = lib.env.clone();
-                self.python_expression(lib.node, &env, text, &elem.ty)
+            Scalar::Symbolic(text, expr) => {
+                self.python_expression(lib.node, &lib.env, text, expr, &elem.ty)
             }
         }
     }
@@ -804,7 +811,7 @@ impl<'a> Function<'a, '_> {
         let y = lib.operand("_y", Some(1))?;
         let res = lib.operand("_res", Some(1))?;
         let elem = res.data.elem.clone();
-        let a = lib.scalar("a", Scalar::Symbolic("a".into()))?;
+        let a = lib.scalar("a", Scalar::symbol("a"))?;
         let (env, kind) = self.open_nest(lib, &[("__i".to_string(), x.size(0))], true)?;
         let xv = self.read(lib, &env, &x, &[var("__i")], &elem)?;
         let yv = self.read(lib, &env, &y, &[var("__i")], &elem)?;

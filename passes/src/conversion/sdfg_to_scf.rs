@@ -523,24 +523,32 @@ impl SymbolType {
     }
 }
 
-/// The declared type of every symbol of `sdfg` (the `symbols` attribute):
-/// integers and `f32`/`f64`; any other type is an error naming the symbol.
+/// The symbols `sdfg` declares (its `symbols` attribute) with their types.
+pub(crate) fn declared_symbols<'s>(sdfg: Op<'s>) -> Vec<(&'s str, MlirType)> {
+    sdfg.attr("symbols")
+        .map(sdfg_dialect::ir::dictionary_entries)
+        .unwrap_or_default()
+        .into_iter()
+        // SAFETY: the kind is checked before the type is read.
+        .filter(|(_, a)| unsafe { mlirAttributeIsAType(*a) })
+        .map(|(n, a)| (n, unsafe { mlirTypeAttrGetValue(a) }))
+        .collect()
+}
+
+/// The type every declared symbol of `sdfg` is computed in: integers and
+/// `f32`/`f64`; a symbol of another float type that is read is an error
+/// naming it.
 pub(super) fn symbol_types(
     sdfg: Op<'_>,
 ) -> std::result::Result<BTreeMap<String, SymbolType>, String> {
     let mut types = BTreeMap::new();
-    for (name, attr) in sdfg
-        .attr("symbols")
-        .map(sdfg_dialect::ir::dictionary_entries)
-        .unwrap_or_default()
-    {
-        // SAFETY: each type is read only after its attribute's kind is checked.
+    for (name, t) in declared_symbols(sdfg) {
+        // SAFETY: `t` is a live type of the context.
         let ty = unsafe {
-            let ty = mlirAttributeIsAType(attr).then(|| mlirTypeAttrGetValue(attr));
-            match ty {
-                Some(t) if mlirTypeIsAF32(t) => SymbolType::Float32,
-                Some(t) if mlirTypeIsAF64(t) => SymbolType::Float64,
-                Some(t) if mlirTypeIsAFloat(t) => {
+            match t {
+                t if mlirTypeIsAF32(t) => SymbolType::Float32,
+                t if mlirTypeIsAF64(t) => SymbolType::Float64,
+                t if mlirTypeIsAFloat(t) => {
                     if !symbol_is_read(sdfg, name) {
                         continue;
                     }

@@ -495,7 +495,7 @@ impl Program {
             .map(|d| &mut **d as *mut Descriptor)
             .collect();
         // Each symbol's value in the bytes of its C type (`int64_t`,
-        // `float` or `double`), little-endian from the slot's start.
+        // `float` or `double`), from the start of its slot.
         let mut values: Vec<[u8; 8]> = Vec::new();
         for s in &self.abi.symbols {
             let missing = || format!("symbol `{}` has no value", s.name);

@@ -22,7 +22,7 @@
 //! other classes, tiled subsets and complex or vector elements are
 //! diagnostics.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 use mlir_sys::*;
@@ -32,6 +32,7 @@ use sdfg_dialect::{incoming_edges, EdgeRole};
 use sdfg_symbolic::{parse_subset, Expr, Subset};
 
 use crate::conversion::library::{logical_dims, Properties, Scalar};
+use crate::conversion::sdfg_to_scf::declared_symbols;
 use crate::conversion::types::{layout, Layout};
 use crate::translate::python_tasklet::{float_text, Ty};
 
@@ -481,34 +482,23 @@ impl Gen {
     /// their types in the SDFG around `node`, for the tasklets' `sdfg.sym`
     /// ops; a symbol that SDFG does not declare is an error.
     fn scalar_symbols(&mut self, node: &Node<'_>, key: &str, value: &Scalar) -> Result<(), String> {
-        let Scalar::Symbolic(text) = value else {
+        let Scalar::Symbolic(text, expr) = value else {
             return Ok(());
         };
-        let declared: BTreeMap<String, String> = node
+        let declared: HashMap<&str, MlirType> = node
             .op
             .ancestor("sdfg.sdfg")
-            .and_then(|sdfg| sdfg.attr("symbols"))
-            .map(sdfg_dialect::ir::dictionary_entries)
+            .map(declared_symbols)
             .unwrap_or_default()
             .into_iter()
-            // SAFETY: the dialect's verifier makes symbol types TypeAttrs.
-            .map(|(n, a)| {
-                (
-                    n.to_string(),
-                    type_to_string(unsafe { mlirTypeAttrGetValue(a) }),
-                )
-            })
             .collect();
-        for symbol in sdfg_symbolic::parse(text)
-            .map(|e| e.free_symbols())
-            .unwrap_or_default()
-        {
-            let Some(ty) = declared.get(&symbol).cloned() else {
+        for symbol in expr.free_symbols() {
+            let Some(ty) = declared.get(symbol.as_str()) else {
                 return Err(format!(
                     "property `{key}` is `{text}`, which reads symbol `{symbol}` that the SDFG does not declare"
                 ));
             };
-            self.symbols.insert(symbol, ty);
+            self.symbols.insert(symbol, type_to_string(*ty));
         }
         Ok(())
     }
@@ -790,7 +780,7 @@ impl Body {
     fn scalar(&mut self, value: &Scalar, ty: &str) -> String {
         match value {
             Scalar::Number(n) => self.constant(&n.to_string(), ty),
-            Scalar::Symbolic(text) => self.assign(format!("sdfg.sym \"{text}\" : {ty}")),
+            Scalar::Symbolic(text, _) => self.assign(format!("sdfg.sym \"{text}\" : {ty}")),
         }
     }
 
@@ -1206,7 +1196,7 @@ impl Gen {
         let y = node.port("_y", "_y", Some(1))?;
         let res = node.port("_res", "_res", Some(1))?;
         let elem = res.elem.clone();
-        let a = node.props.scalar("a", Scalar::Symbolic("a".into()))?;
+        let a = node.props.scalar("a", Scalar::symbol("a"))?;
         self.scalar_symbols(node, "a", &a)?;
         let i = vec![var("__i")];
         self.pointwise(

@@ -86,10 +86,14 @@ def generate_with(sdfg, seed, size):
         values = values.astype(dtype)
         if isinstance(desc, dace.data.Scalar):
             args[name] = values.reshape(-1)[0]
-        elif element is not desc.dtype:
-            args[name] = np.ascontiguousarray(values)
         else:
-            array = dace.data.make_array_from_descriptor(desc, values, symbols={**symbols, **sdfg.constants})
+            # The descriptor's layout (strides, padding), with T for
+            # `dace::vec<T, 1>`.
+            layout = desc
+            if element is not desc.dtype:
+                layout = copy.deepcopy(desc)
+                layout.dtype = element
+            array = dace.data.make_array_from_descriptor(layout, values, symbols={**symbols, **sdfg.constants})
             args[name] = array
     return args, symbols, elements
 
