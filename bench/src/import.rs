@@ -55,7 +55,7 @@ fn import_all(inputs: &[Vec<u8>]) -> usize {
     context.attach_diagnostic_handler(|_| true);
     let mut ok = 0;
     for bytes in inputs {
-        if let Ok(text) = sdfg_passes::translate::dace_import::import_bytes(bytes) {
+        if let Ok(text) = sdfg_target_dace::import::import_bytes(bytes) {
             ok += Module::parse(&context, &format!("module {{\n{text}}}")).is_some() as usize;
         }
     }
@@ -71,7 +71,7 @@ pub fn run(reps: usize, python: &Result<PathBuf, String>) -> Result<(), String> 
         .iter()
         .map(|f| std::fs::read(f).unwrap_or_default())
         .collect();
-    sdfg_passes::register_all();
+    sdfg_registry::register_all();
     let mut ours = f64::INFINITY;
     let mut imported = 0;
     for _ in 0..reps.max(1) {

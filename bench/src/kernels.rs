@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use sdfg_passes::execute::{self, npy::Array, Options};
+use sdfg_execution::{self as execute, npy::Array, Options};
 
 const SCRIPT: &str = include_str!("../python/kernels.py");
 

@@ -1,6 +1,6 @@
 // RUN: sdfg-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(sdfg-validate)'
 
-// One case per error of the sdfg-validate pass (passes/src/analysis/validate.rs).
+// One case per error of the sdfg-validate pass (passes/analysis/src/validate.rs).
 // A tasklet's output connector has an outgoing edge.
 sdfg.sdfg @dangling_tasklet_output() {
   sdfg.state @s {

@@ -12,6 +12,8 @@
 pub mod driver;
 pub mod ffi;
 pub mod ir;
+pub mod layout;
+pub mod library;
 mod model;
 pub mod symbolic;
 

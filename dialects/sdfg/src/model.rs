@@ -4,7 +4,7 @@ use crate::{
     ffi,
     ir::{array_elements, attr_str, attr_str_array, dictionary_entries, str_of, Op, Val},
 };
-use mlir_sys::{MlirAttribute, MlirType};
+use mlir_sys::{mlirAttributeIsAType, mlirTypeAttrGetValue, MlirAttribute, MlirType};
 use std::fmt;
 
 macro_rules! dace_enum {
@@ -585,4 +585,16 @@ pub fn consume_chunk_size(consume: Op<'_>) -> Option<&str> {
         .str_attr("chunksize")
         .map(str::trim)
         .filter(|c| *c != "1")
+}
+
+/// The symbols `sdfg` declares (its `symbols` attribute) with their types.
+pub fn declared_symbols<'s>(sdfg: Op<'s>) -> Vec<(&'s str, MlirType)> {
+    sdfg.attr("symbols")
+        .map(dictionary_entries)
+        .unwrap_or_default()
+        .into_iter()
+        // SAFETY: the kind is checked before the type is read.
+        .filter(|(_, a)| unsafe { mlirAttributeIsAType(*a) })
+        .map(|(n, a)| (n, unsafe { mlirTypeAttrGetValue(a) }))
+        .collect()
 }

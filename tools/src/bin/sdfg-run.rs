@@ -2,8 +2,8 @@
 //! `.sdfg`/`.sdfgz`) on `.npy` inputs or seeded random data, and reports or
 //! writes its outputs.
 
-use sdfg_passes::conversion::sdfg_to_scf::SymbolType;
-use sdfg_passes::execute::{self, npy::Array, Buffer, Options, SymbolValues};
+use sdfg_conversion::sdfg_to_scf::SymbolType;
+use sdfg_execution::{self as execute, npy::Array, Buffer, Options, SymbolValues};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -168,7 +168,7 @@ fn run(args: Args) -> Result<(), String> {
             ));
         };
         let array = Array::read(path)?;
-        for (dim, size) in arg.shape.iter().zip(&array.shape) {
+        for (dim, size) in arg.layout.shape.iter().zip(&array.shape) {
             if let Some(s) = dim.as_symbol() {
                 symbols.entry(s.to_string()).or_insert(*size as i64);
             }

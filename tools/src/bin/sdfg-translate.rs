@@ -2,6 +2,6 @@
 //! translations (`--sdfg-to-dot`, ...).
 
 fn main() {
-    sdfg_passes::register_all();
+    sdfg_registry::register_all();
     std::process::exit(sdfg_dialect::driver::translate_main(std::env::args()));
 }

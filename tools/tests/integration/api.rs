@@ -2,11 +2,11 @@
 //! dataflow edges and the petgraph views.
 
 use melior::ir::Module;
+use sdfg_analysis::graph::{control_flow_graph, dataflow_graph, NodeKind};
 use sdfg_dialect::{
     container_name, incoming_edges, ir::Op, underlying_container, Container, ContainerKind,
     EdgeRole, Schedule, Storage, Wcr, WcrKind,
 };
-use sdfg_passes::analysis::graph::{control_flow_graph, dataflow_graph, NodeKind};
 use std::path::Path;
 
 fn example(name: &str) -> String {

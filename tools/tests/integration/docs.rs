@@ -30,5 +30,5 @@ fn dialect_doc_is_current() {
 
 #[test]
 fn passes_doc_is_current() {
-    check_generated("docs/Passes.md", &sdfg_passes::registry::passes_markdown());
+    check_generated("docs/Passes.md", &sdfg_registry::passes_markdown());
 }

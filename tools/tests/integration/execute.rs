@@ -2,7 +2,7 @@
 //! on the same inputs, and against NumPy references for the seeds.
 
 use crate::import::{corpus_dir, dace_index, dace_python};
-use sdfg_passes::execute::npy::Array;
+use sdfg_execution::npy::Array;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -429,7 +429,7 @@ fn seeds_match_numpy() {
 /// Writes an `int64` array as `.npy`.
 fn save_i64(path: &Path, shape: &[usize], values: &[i64]) {
     let array = Array {
-        dtype: sdfg_passes::execute::npy::Dtype::Int(8),
+        dtype: sdfg_execution::npy::Dtype::Int(8),
         shape: shape.to_vec(),
         data: values.iter().flat_map(|v| v.to_le_bytes()).collect(),
     };

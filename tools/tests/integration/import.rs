@@ -13,9 +13,8 @@ pub(crate) fn corpus_dir() -> PathBuf {
 /// its verifiers and validation; returns the printed module.
 fn import(path: &Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    let text =
-        sdfg_passes::translate::dace_import::import_bytes(&bytes).map_err(|e| e.to_string())?;
-    sdfg_passes::register_all();
+    let text = sdfg_target_dace::import::import_bytes(&bytes).map_err(|e| e.to_string())?;
+    sdfg_registry::register_all();
     let context = sdfg_dialect::create_context();
     let diagnostics = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let sink = diagnostics.clone();
@@ -119,7 +118,7 @@ const MINIMUM_PERCENT: usize = 99;
 /// exported bytes when the two imports print the same module.
 fn round_trip(path: &Path) -> Result<Vec<u8>, String> {
     let first = import(path)?;
-    sdfg_passes::register_all();
+    sdfg_registry::register_all();
     let context = sdfg_dialect::create_context();
     context.attach_diagnostic_handler(|_| true);
     let module = Module::parse(&context, &first).ok_or("the import does not parse again")?;
@@ -131,7 +130,7 @@ fn round_trip(path: &Path) -> Result<Vec<u8>, String> {
         .into_iter()
         .find(|op| op.is("sdfg.sdfg"))
         .ok_or("no SDFG")?;
-    let exported = sdfg_passes::translate::dace_export::export_sdfg(sdfg, false)
+    let exported = sdfg_target_dace::export::export_sdfg(sdfg, false)
         .map_err(|_| "export failed".to_string())?;
     let dir = std::env::temp_dir().join(format!("sdfg-round-trip-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
@@ -326,7 +325,7 @@ fn rejected_files_give_errors_not_crashes() {
     let mut bytes =
         std::fs::read(corpus_dir().join("seeds").join("laplace.sdfg")).expect("the seed");
     for cut in [0, 1, bytes.len() / 3, bytes.len() / 2, bytes.len() - 2] {
-        let text = sdfg_passes::translate::dace_import::import_bytes(&bytes[..cut]);
+        let text = sdfg_target_dace::import::import_bytes(&bytes[..cut]);
         assert!(
             text.is_err(),
             "a file truncated at {cut} bytes must not import"
@@ -336,7 +335,7 @@ fn rejected_files_give_errors_not_crashes() {
         .iter_mut()
         .filter(|b| **b == b'1')
         .for_each(|b| *b = b'x');
-    assert!(sdfg_passes::translate::dace_import::import_bytes(&bytes).is_err());
+    assert!(sdfg_target_dace::import::import_bytes(&bytes).is_err());
 }
 
 /// Corpus files with random small damage (a key removed, a value replaced

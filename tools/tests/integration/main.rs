@@ -5,5 +5,6 @@ mod api;
 mod docs;
 mod execute;
 mod import;
+mod layout;
 mod lit;
 mod tasklet_python;

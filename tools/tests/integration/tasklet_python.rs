@@ -3,10 +3,8 @@
 //! supports (the property that makes import, export, import a fixed point).
 
 use melior::ir::Module;
-use sdfg_passes::translate::{
-    mlir_python::print_body,
-    python_tasklet::{translate, InputType, Signature, Ty},
-};
+use sdfg_target_dace::mlir_python::print_body;
+use sdfg_tasklet::{translate, InputType, Signature, Ty};
 
 const SNIPPETS: &[&str] = &[
     "o = x * 2 + a\np = i / 2",
@@ -87,7 +85,7 @@ fn module_text(body: &str) -> String {
 
 #[test]
 fn printed_bodies_translate_back_to_the_same_body() {
-    sdfg_passes::register_all();
+    sdfg_registry::register_all();
     let symbol_type = |name: &str| (name == "N").then_some(Ty::Int(64));
     let signature = signature(&symbol_type);
     for code in SNIPPETS {

@@ -1,0 +1,12 @@
+//! Analyses of SDFGs: `petgraph` views of a state's dataflow graph and of
+//! an SDFG's control flow ([`graph`]), and DaCe's validation catalogue as
+//! the `sdfg-validate` pass ([`validate`]).
+//!
+//! Analyses depend on the dialect and the core libraries only: never on
+//! transformations, conversions, translations or the execution engine, so
+//! that each of those may use them.
+
+#![deny(missing_docs)]
+
+pub mod graph;
+pub mod validate;

@@ -1,0 +1,738 @@
+//! `sdfg-validate`: DaCe's validation of SDFGs on the sdfg dialect.
+//!
+//! The dialect's C++ verifiers already enforce what one op can check on its
+//! own (edge endpoints, connector names and counts, scope closure, memlet
+//! dimensionality). This pass checks the rules that need a view across ops,
+//! following DaCe's `validate_sdfg`/`validate_state`:
+//!
+//! - no dangling connectors: every output connector of a tasklet, scope,
+//!   nested SDFG or library node has an outgoing edge, and every input
+//!   connector of a scope is used inside it;
+//! - memlets make sense for their edge: write-conflict resolution only on
+//!   writes, an `other` subset only on copies between access nodes, scope
+//!   outputs written into access nodes of the same container type;
+//! - views are bound to the data they view;
+//! - inter-state assignments and loop variables name symbols, not data
+//!   containers (as in DaCe, they define the symbols they assign; block
+//!   names are unique per control-flow region, which the regions' symbol
+//!   tables already enforce), and no assignment reads a symbol the same
+//!   edge assigns (a race, in DaCe's words);
+//! - every symbol an expression uses is defined where it is used, and memlet
+//!   subsets that the symbolic engine can prove to lie outside their
+//!   container are reported (DaCe's "out of bounds" check, sound: only
+//!   definite violations are errors).
+//!
+//! `sdfg-opt` and `sdfg-translate` also run these checks as the last step
+//! of every `sdfg.sdfg`'s verifier ([`validate_one`] is installed as the
+//! dialect's validator), so SDFGs are validated after parsing and after
+//! every pass, as DaCe validates after every transformation; the pass is
+//! for explicit use in pipelines and from the Rust API.
+//!
+//! ```mlir
+//! // before and after: the pass changes nothing; on this input it reports
+//! //   'sdfg.tasklet' op output connector "o" is dangling
+//! %o = sdfg.tasklet "t" outs("o" : f64) code python "o = 1.0"
+//! ```
+
+use sdfg_dialect::{
+    container_name,
+    driver::{Diagnosed, PassRegistration, RustPass},
+    incoming_edges,
+    ir::Op,
+    Container, ContainerKind, EdgeRole, Wcr,
+};
+use std::collections::HashSet;
+
+/// Collects validation errors as diagnostics on the offending ops.
+struct Reporter {
+    errors: usize,
+}
+
+impl Reporter {
+    fn error(&mut self, op: Op<'_>, message: impl std::fmt::Display) {
+        op.emit_error(message);
+        self.errors += 1;
+    }
+}
+
+/// Validates every `sdfg.sdfg` nested in `root` (including `root` itself).
+/// Diagnostics are emitted on the offending ops; the error count is
+/// returned on failure.
+pub fn validate(root: Op<'_>) -> Result<(), usize> {
+    let mut reporter = Reporter { errors: 0 };
+    let mut sdfgs: Vec<Op<'_>> = root
+        .descendants()
+        .into_iter()
+        .filter(|op| op.is("sdfg.sdfg"))
+        .collect();
+    if root.is("sdfg.sdfg") {
+        sdfgs.insert(0, root);
+    }
+    for sdfg in sdfgs {
+        validate_sdfg(sdfg, &mut reporter);
+    }
+    match reporter.errors {
+        0 => Ok(()),
+        n => Err(n),
+    }
+}
+
+/// The ops of an SDFG without those of nested SDFGs.
+fn own_ops<'a>(sdfg: Op<'a>) -> Vec<Op<'a>> {
+    let mut out = Vec::new();
+    let mut stack: Vec<Op<'a>> = sdfg.region_ops(0).into_iter().rev().collect();
+    while let Some(op) = stack.pop() {
+        out.push(op);
+        if op.is("sdfg.sdfg") {
+            continue;
+        }
+        for r in (0..op.num_regions()).rev() {
+            stack.extend(op.region_ops(r).into_iter().rev());
+        }
+    }
+    out.retain(|op| !op.is("sdfg.sdfg"));
+    out
+}
+
+/// Validates one `sdfg.sdfg` without the SDFGs nested in it: what the
+/// dialect's verifier runs for each SDFG once `sdfg_registry::register_all` has
+/// installed it.
+pub fn validate_one(sdfg: Op<'_>) -> Result<(), Diagnosed> {
+    let mut reporter = Reporter { errors: 0 };
+    validate_sdfg(sdfg, &mut reporter);
+    match reporter.errors {
+        0 => Ok(()),
+        _ => Err(Diagnosed),
+    }
+}
+
+fn validate_sdfg(sdfg: Op<'_>, reporter: &mut Reporter) {
+    let ops = own_ops(sdfg);
+    // The SDFG's symbols: declared ones, and those that inter-state edges
+    // and loops define by assigning them.
+    let mut symbols: HashSet<String> = declared_symbols(sdfg);
+    for op in &ops {
+        if op.is("sdfg.edge") {
+            symbols.extend(
+                op.str_array_attr("assign_names")
+                    .into_iter()
+                    .map(String::from),
+            );
+        } else if let Some(var) = op.is("sdfg.loop").then(|| op.str_attr("var")).flatten() {
+            symbols.insert(var.to_string());
+        }
+    }
+    let containers: HashSet<&str> = sdfg
+        .str_array_attr("arg_names")
+        .into_iter()
+        .chain(
+            sdfg.region_ops(0)
+                .into_iter()
+                .filter(|o| o.is("sdfg.alloc"))
+                .filter_map(|o| o.str_attr("name")),
+        )
+        .collect();
+
+    check_symbols(sdfg, &symbols, &containers, reporter);
+    for op in ops {
+        match op.name() {
+            "sdfg.edge" => {
+                for name in op.str_array_attr("assign_names") {
+                    check_symbol_target(op, name, "assigns", &containers, reporter);
+                }
+                check_assignment_races(op, reporter);
+            }
+            "sdfg.loop" => {
+                if let Some(var) = op.str_attr("var") {
+                    check_symbol_target(op, var, "uses the loop variable", &containers, reporter);
+                }
+            }
+            "sdfg.tasklet" | "sdfg.nested" | "sdfg.library" => {
+                check_outputs_used(op, reporter);
+                check_input_memlets(op, reporter);
+            }
+            "sdfg.map" | "sdfg.consume" => {
+                check_outputs_used(op, reporter);
+                check_input_memlets(op, reporter);
+                check_scope_inputs_used(op, reporter);
+            }
+            "sdfg.access" => check_access(op, reporter),
+            _ => {}
+        }
+    }
+}
+
+fn declared_symbols(sdfg: Op<'_>) -> HashSet<String> {
+    sdfg.attr("symbols")
+        .map(dictionary_keys)
+        .unwrap_or_default()
+        .into_iter()
+        .collect()
+}
+
+fn check_symbol_target(
+    op: Op<'_>,
+    name: &str,
+    what: &str,
+    containers: &HashSet<&str>,
+    reporter: &mut Reporter,
+) {
+    if containers.contains(name) {
+        reporter.error(
+            op,
+            format!("{what} \"{name}\", which is a data container, not a symbol"),
+        );
+    }
+}
+
+/// An inter-state assignment that reads a symbol the same edge assigns
+/// is a race, as DaCe's validation says: which value it reads would depend
+/// on the order of the edge's assignments.
+fn check_assignment_races(edge: Op<'_>, reporter: &mut Reporter) {
+    let names = edge.str_array_attr("assign_names");
+    for (name, value) in names.iter().zip(edge.str_array_attr("assign_values")) {
+        let Ok(expr) = sdfg_symbolic::parse(value) else {
+            continue;
+        };
+        if let Some(other) = names.iter().find(|n| *n != name && expr.mentions(n)) {
+            reporter.error(
+                edge,
+                format!("assignment `{name} = {value}` reads `{other}`, which the same edge assigns (a race)"),
+            );
+        }
+    }
+}
+
+fn check_outputs_used(op: Op<'_>, reporter: &mut Reporter) {
+    let names = op.str_array_attr("out_names");
+    for (i, result) in op.results().into_iter().enumerate() {
+        if result.uses().is_empty() {
+            let name = names.get(i).copied().unwrap_or("?");
+            reporter.error(
+                op,
+                format!("output connector \"{name}\" is dangling: it has no outgoing edge"),
+            );
+        }
+    }
+}
+
+fn check_scope_inputs_used(op: Op<'_>, reporter: &mut Reporter) {
+    let mut names: Vec<String> = Vec::new();
+    if op.is("sdfg.consume") {
+        names.push("stream element".into());
+    }
+    names.extend(
+        op.str_array_attr("in_names")
+            .iter()
+            .map(|n| format!("input connector \"{n}\"")),
+    );
+    names.extend(
+        op.str_array_attr("dyn_names")
+            .iter()
+            .map(|n| format!("dynamic input \"{n}\"")),
+    );
+    for (i, arg) in op.region_args(0).into_iter().enumerate() {
+        // A dynamic range input may be used only in the ranges.
+        let is_dynamic = op.is("sdfg.map") && i >= op.str_array_attr("in_names").len();
+        if arg.uses().is_empty() && !is_dynamic && !(op.is("sdfg.consume") && i == 0) {
+            let name = names.get(i).cloned().unwrap_or_else(|| "connector".into());
+            reporter.error(op, format!("{name} has no edge inside the scope"));
+        }
+    }
+}
+
+fn check_input_memlets(op: Op<'_>, reporter: &mut Reporter) {
+    for edge in incoming_edges(op) {
+        let Some(memlet) = &edge.memlet else { continue };
+        let connector = edge.connector.unwrap_or("?");
+        if memlet.wcr != Wcr::None {
+            reporter.error(op, format!("input connector \"{connector}\" reads with a write-conflict resolution, which only writes may have"));
+        }
+        if memlet.other.is_some() {
+            reporter.error(op, format!("input connector \"{connector}\" has an 'other' subset, which only copies between access nodes may have"));
+        }
+    }
+}
+
+fn check_access(op: Op<'_>, reporter: &mut Reporter) {
+    let Some(data) = op.operands().first().copied() else {
+        return;
+    };
+    let name = container_name(data).unwrap_or_else(|| "?".into());
+    let container = Container::from_type(data.ty());
+    for edge in incoming_edges(op) {
+        let Some(memlet) = &edge.memlet else { continue };
+        let from = edge.source.defining_op();
+        let from_access = from.is_some_and(|f| f.is("sdfg.access"))
+            || edge
+                .source
+                .block_arg()
+                .is_some_and(|(owner, _)| owner.is("sdfg.map") || owner.is("sdfg.consume"));
+        if memlet.other.is_some() && !from_access {
+            reporter.error(op, format!("write into \"{name}\" has an 'other' subset but does not come from an access node"));
+        }
+        if edge.role == EdgeRole::Bind && memlet.wcr != Wcr::None {
+            reporter.error(
+                op,
+                format!("binding of \"{name}\" has a write-conflict resolution"),
+            );
+        }
+        let from_scope = from.is_some_and(|f| {
+            ["sdfg.map", "sdfg.consume", "sdfg.nested", "sdfg.library"].contains(&f.name())
+        });
+        if from_scope && edge.source.ty().ptr != data.ty().ptr {
+            reporter.error(
+                op,
+                format!(
+                    "writes an output of type {} into \"{name}\" of type {}",
+                    sdfg_dialect::ir::type_to_string(edge.source.ty()),
+                    sdfg_dialect::ir::type_to_string(data.ty())
+                ),
+            );
+        }
+    }
+    if container.is_some_and(|c| c.kind == ContainerKind::View) {
+        let bound = !op.operand_segment(2).is_empty();
+        // A view may instead write back into the data it views (possibly
+        // another view, which is checked on its own): a use among the
+        // `writes` of an access node (operand 0 is the container).
+        let views_out = op.results().iter().any(|r| {
+            r.uses().iter().any(|(user, index)| {
+                user.is("sdfg.access") && (1..=user.operand_segment(1).len()).contains(index)
+            })
+        });
+        if !bound && !views_out {
+            reporter.error(
+                op,
+                format!("view \"{name}\" is not bound to the data it views"),
+            );
+        }
+    }
+}
+
+struct Validate;
+
+impl RustPass for Validate {
+    fn set_options(&mut self, options: &str) -> Result<(), String> {
+        if options.trim().is_empty() {
+            Ok(())
+        } else {
+            Err(format!("sdfg-validate takes no options, got '{options}'"))
+        }
+    }
+
+    fn run(&mut self, op: Op<'_>) -> Result<(), Diagnosed> {
+        validate(op).map_err(|_| Diagnosed)
+    }
+
+    fn clone_pass(&self) -> Box<dyn RustPass> {
+        Box::new(Validate)
+    }
+}
+
+/// The registration of `sdfg-validate`.
+pub static REGISTRATION: PassRegistration = PassRegistration {
+    argument: "sdfg-validate",
+    summary: "Check DaCe's structural validity rules on every SDFG",
+    op_name: "",
+    create: || Box::new(Validate),
+};
+
+/// Symbolic rules: every symbol an expression uses is defined where it is
+/// used (declared on the SDFG, a map parameter or dynamic input in scope, a
+/// consume scope's PE index, or, in inter-state conditions and
+/// assignments, a data container), and memlet subsets stay inside their
+/// containers whenever the symbolic engine can decide it.
+mod symbolic {
+    use super::Reporter;
+    use sdfg_dialect::{
+        container_name, incoming_edges,
+        ir::{Op, Val},
+        underlying_container, Container, ContainerKind, EdgeRole,
+    };
+    use sdfg_symbolic::{compare_le, parse, parse_subset, Assumptions, Expr, Range, Subset, Tri};
+    use std::collections::BTreeSet;
+
+    /// The names visible at a point of an SDFG, and what is known of them.
+    #[derive(Clone)]
+    pub(super) struct Env {
+        pub names: BTreeSet<String>,
+        pub assumptions: Assumptions,
+        /// The parameters of the enclosing maps with their ranges.
+        pub params: Vec<(String, Range)>,
+    }
+
+    fn range_is_quasi_affine(range: &Range) -> bool {
+        [&range.start, &range.end, &range.step, &range.tile]
+            .iter()
+            .all(|e| e.is_quasi_affine())
+    }
+
+    fn report_undefined(
+        op: Op<'_>,
+        what: &str,
+        text: &str,
+        used: BTreeSet<String>,
+        env: &Env,
+        reporter: &mut Reporter,
+    ) {
+        if let Some(name) = used.iter().find(|n| !env.names.contains(*n)) {
+            reporter.error(
+                op,
+                format!("{what} \"{text}\" uses undefined symbol \"{name}\""),
+            );
+        }
+    }
+
+    /// Checks an expression's symbols; returns it when it parses (parse
+    /// errors are the verifiers' business).
+    pub(super) fn expression(
+        op: Op<'_>,
+        what: &str,
+        text: &str,
+        env: &Env,
+        reporter: &mut Reporter,
+    ) -> Option<Expr> {
+        let expr = parse(text).ok()?;
+        report_undefined(op, what, text, expr.free_symbols(), env, reporter);
+        Some(expr)
+    }
+
+    fn subset(
+        op: Op<'_>,
+        what: &str,
+        text: &str,
+        env: &Env,
+        reporter: &mut Reporter,
+    ) -> Option<Subset> {
+        let subset = parse_subset(text).ok()?;
+        report_undefined(op, what, text, subset.free_symbols(), env, reporter);
+        Some(subset)
+    }
+
+    /// Reports a subset that is provably outside `container`.
+    fn bounds(
+        op: Op<'_>,
+        text: &str,
+        subset: &Subset,
+        data: Val<'_>,
+        env: &Env,
+        reporter: &mut Reporter,
+    ) {
+        let Some(container) = Container::from_type(data.ty()) else {
+            return;
+        };
+        if container.offset.is_some()
+            || container.kind == ContainerKind::Stream
+            || container.kind == ContainerKind::Scalar
+            || container.shape.len() != subset.dims()
+        {
+            return;
+        }
+        let name = container_name(underlying_container(data)).unwrap_or_else(|| "?".into());
+        let Ok(sizes) = container
+            .shape
+            .iter()
+            .map(|s| parse(s))
+            .collect::<Result<Vec<Expr>, _>>()
+        else {
+            return;
+        };
+        // The first dimension where the bounds are not proven (`want` is
+        // `True`) or are proven violated (`want` is `False`).
+        let first_failing = |accessed: &Subset, want: Tri| -> Option<usize> {
+            let dims = sizes
+                .iter()
+                .zip(accessed.min_element())
+                .zip(accessed.max_element());
+            for (k, ((size, low), high)) in dims.enumerate() {
+                let last = Expr::sub(size, &Expr::int(1));
+                let below = compare_le(&Expr::int(0), &low, &env.assumptions);
+                let above = compare_le(&high, &last, &env.assumptions);
+                let fails = match want {
+                    Tri::True => below != Tri::True || above != Tri::True,
+                    _ => below == Tri::False || above == Tri::False,
+                };
+                if fails {
+                    return Some(k);
+                }
+            }
+            None
+        };
+        // Cheap first: with the map parameters' ranges as assumptions, most
+        // subsets are proven inside without computing an image.
+        if first_failing(subset, Tri::True).is_none() {
+            return;
+        }
+        // Over the enclosing maps' parameters, the exact image of a
+        // quasi-affine subset gives the elements really accessed; anything
+        // else is checked as it stands, for all parameter values.
+        let exact = subset
+            .ranges()
+            .iter()
+            .chain(env.params.iter().map(|(_, r)| r))
+            .all(range_is_quasi_affine);
+        let image = match exact {
+            true => subset.image(&env.params, &env.assumptions).ok(),
+            false => None,
+        };
+        let accessed = image.as_ref().unwrap_or(subset);
+        if let Some(k) = first_failing(accessed, Tri::False) {
+            reporter.error(
+                op,
+                format!("memlet subset \"{text}\" is out of bounds of \"{name}\" in dimension {k} (size {})", sizes[k]),
+            );
+        }
+    }
+
+    /// The container a memlet's subset indexes, for an edge into `op`.
+    fn indexed_container<'a>(
+        op: Op<'a>,
+        source: Val<'a>,
+        role: EdgeRole,
+        connector: Option<&str>,
+    ) -> (Option<Val<'a>>, Option<Val<'a>>) {
+        let is_container = |v: Val<'_>| Container::from_type(v.ty()).is_some();
+        match (op.name(), role) {
+            ("sdfg.access", EdgeRole::Input) => {
+                let data = op.results().first().copied();
+                if is_container(source) {
+                    (Some(source), data)
+                } else {
+                    (data, None)
+                }
+            }
+            ("sdfg.exit", _) => {
+                let scope = op.parent();
+                let output = scope.and_then(|s| {
+                    let names = s.str_array_attr("out_names");
+                    let index = names.iter().position(|n| Some(*n) == connector)?;
+                    s.results().get(index).copied()
+                });
+                (output, None)
+            }
+            _ => (is_container(source).then_some(source), None),
+        }
+    }
+
+    /// Checks the memlets of the edges into a dataflow op.
+    pub(super) fn memlets(op: Op<'_>, env: &Env, reporter: &mut Reporter) {
+        for edge in incoming_edges(op) {
+            let Some(memlet) = &edge.memlet else { continue };
+            let (data, other_data) = indexed_container(op, edge.source, edge.role, edge.connector);
+            if let Some(parsed) = subset(op, "memlet subset", &memlet.subset, env, reporter) {
+                if let Some(data) = data {
+                    bounds(op, &memlet.subset, &parsed, data, env, reporter);
+                }
+            }
+            if let Some(other) = &memlet.other {
+                if let (Some(parsed), Some(data)) = (
+                    subset(op, "memlet subset", other, env, reporter),
+                    other_data,
+                ) {
+                    bounds(op, other, &parsed, data, env, reporter);
+                }
+            }
+            if let Some(volume) = &memlet.volume {
+                expression(op, "memlet volume", volume, env, reporter);
+            }
+        }
+    }
+
+    /// The environment inside a map: its parameters (with their ranges as
+    /// assumptions) and dynamic inputs.
+    pub(super) fn map_scope(op: Op<'_>, env: &Env, reporter: &mut Reporter) -> Env {
+        let mut ranges_env = env.clone();
+        ranges_env
+            .names
+            .extend(op.str_array_attr("dyn_names").into_iter().map(String::from));
+        let mut inner = ranges_env.clone();
+        for (param, range) in op
+            .str_array_attr("params")
+            .into_iter()
+            .zip(op.str_array_attr("ranges"))
+        {
+            inner.names.insert(param.to_string());
+            if let Some(parsed) = subset(op, "map range", range, &ranges_env, reporter) {
+                if let (Some(low), Some(high)) =
+                    (parsed.min_element().pop(), parsed.max_element().pop())
+                {
+                    inner.assumptions = inner.assumptions.with_range(param, low, high);
+                }
+                if let Some(range) = parsed.ranges().first() {
+                    inner.params.push((param.to_string(), range.clone()));
+                }
+            }
+        }
+        inner
+    }
+
+    /// The environment inside a consume scope: its PE index, and the count
+    /// of elements taken when it takes chunks.
+    pub(super) fn consume_scope(op: Op<'_>, env: &Env, reporter: &mut Reporter) -> Env {
+        let mut inner = env.clone();
+        if sdfg_dialect::consume_chunk_size(op).is_some() {
+            let label = op.str_attr("label").unwrap_or_default();
+            inner.names.insert(sdfg_dialect::chunk_count_symbol(label));
+        }
+        let pes = op
+            .str_attr("num_pes")
+            .and_then(|n| expression(op, "number of processing elements", n, env, reporter));
+        if let Some(pe) = op.str_attr("pe") {
+            inner.names.insert(pe.to_string());
+            if let Some(pes) = pes {
+                inner.assumptions =
+                    inner
+                        .assumptions
+                        .with_range(pe, Expr::int(0), Expr::sub(&pes, &Expr::int(1)));
+            }
+        }
+        // Each processing element evaluates it with its own index.
+        if let Some(text) = op.str_attr("quiescence") {
+            expression(op, "quiescence", text, &inner, reporter);
+        }
+        inner
+    }
+}
+
+/// Walks a control-flow region, checking symbolic strings against `env`.
+fn check_symbols_in_region(
+    owner: Op<'_>,
+    env: &symbolic::Env,
+    data_env: &symbolic::Env,
+    reporter: &mut Reporter,
+) {
+    for op in owner.region_ops(0) {
+        match op.name() {
+            "sdfg.edge" => {
+                if let Some(condition) = op.str_attr("condition") {
+                    symbolic::expression(op, "condition", condition, data_env, reporter);
+                }
+                for value in op.str_array_attr("assign_values") {
+                    symbolic::expression(op, "assignment", value, data_env, reporter);
+                }
+            }
+            "sdfg.loop" => {
+                // The loop variable is defined inside the loop even when the
+                // SDFG does not declare it (that is reported separately).
+                let (mut env, mut data_env) = (env.clone(), data_env.clone());
+                if let Some(init) = op.str_attr("init") {
+                    symbolic::expression(op, "init", init, &data_env, reporter);
+                }
+                if let Some(var) = op.str_attr("var") {
+                    env.names.insert(var.to_string());
+                    data_env.names.insert(var.to_string());
+                }
+                for what in ["cond", "update"] {
+                    if let Some(text) = op.str_attr(what) {
+                        symbolic::expression(op, what, text, &data_env, reporter);
+                    }
+                }
+                check_symbols_in_region(op, &env, &data_env, reporter);
+            }
+            "sdfg.conditional" => {
+                for branch in op.region_ops(0) {
+                    if let Some(condition) = branch.str_attr("condition") {
+                        symbolic::expression(branch, "condition", condition, data_env, reporter);
+                    }
+                    check_symbols_in_region(branch, env, data_env, reporter);
+                }
+            }
+            "sdfg.region" | "sdfg.call_region" => {
+                check_symbols_in_region(op, env, data_env, reporter)
+            }
+            "sdfg.state" => check_symbols_in_dataflow(op, env, reporter),
+            _ => {}
+        }
+    }
+}
+
+/// Walks the dataflow ops of a state or scope region.
+fn check_symbols_in_dataflow(owner: Op<'_>, env: &symbolic::Env, reporter: &mut Reporter) {
+    for op in owner.region_ops(0) {
+        symbolic::memlets(op, env, reporter);
+        match op.name() {
+            "sdfg.map" => {
+                let inner = symbolic::map_scope(op, env, reporter);
+                check_symbols_in_dataflow(op, &inner, reporter);
+            }
+            "sdfg.consume" => {
+                let inner = symbolic::consume_scope(op, env, reporter);
+                check_symbols_in_dataflow(op, &inner, reporter);
+            }
+            "sdfg.nested" => {
+                for value in op.str_array_attr("symbol_values") {
+                    symbolic::expression(op, "symbol mapping", value, env, reporter);
+                }
+            }
+            "sdfg.tasklet" => {
+                for sym in op.descendants().into_iter().filter(|d| d.is("sdfg.sym")) {
+                    if let Some(text) = sym.str_attr("expr") {
+                        symbolic::expression(sym, "expression", text, env, reporter);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Checks the symbolic strings of one SDFG (not of its nested SDFGs).
+fn check_symbols(
+    sdfg: Op<'_>,
+    symbols: &HashSet<String>,
+    containers: &HashSet<&str>,
+    reporter: &mut Reporter,
+) {
+    let mut names: std::collections::BTreeSet<String> = symbols.iter().cloned().collect();
+    if let Some(constants) = sdfg.attr("constants") {
+        names.extend(dictionary_keys(constants));
+    }
+    let mut shapes = Vec::new();
+    let mut env = symbolic::Env {
+        names,
+        assumptions: sdfg_symbolic::Assumptions::new(),
+        params: Vec::new(),
+    };
+    let args = sdfg.region_args(0).into_iter().map(|a| (sdfg, a));
+    let allocs = sdfg
+        .region_ops(0)
+        .into_iter()
+        .filter(|o| o.is("sdfg.alloc"))
+        .filter_map(|o| o.results().first().map(|r| (o, *r)));
+    for (op, value) in args.chain(allocs).collect::<Vec<_>>() {
+        let Some(container) = Container::from_type(value.ty()) else {
+            continue;
+        };
+        let name = container_name(value).unwrap_or_else(|| "?".into());
+        let lists = [
+            Some(&container.shape),
+            container.strides.as_ref(),
+            container.offset.as_ref(),
+        ];
+        for text in lists
+            .into_iter()
+            .flatten()
+            .flatten()
+            .chain(container.buffer.as_ref())
+        {
+            let what = format!("type of \"{name}\": expression");
+            if let Some(expr) = symbolic::expression(op, &what, text, &env, reporter) {
+                shapes.push(expr);
+            }
+        }
+    }
+    env.assumptions = sdfg_symbolic::Assumptions::for_array_sizes(&shapes);
+    let mut data_env = env.clone();
+    data_env
+        .names
+        .extend(containers.iter().map(|c| c.to_string()));
+    check_symbols_in_region(sdfg, &env, &data_env, reporter);
+}
+
+fn dictionary_keys(dict: mlir_sys::MlirAttribute) -> Vec<String> {
+    sdfg_dialect::ir::dictionary_entries(dict)
+        .into_iter()
+        .map(|(name, _)| name.to_string())
+        .collect()
+}

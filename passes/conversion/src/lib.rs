@@ -1,0 +1,29 @@
+//! Conversions out of the sdfg dialect, one module (folder) per
+//! conversion as MLIR's `lib/Conversion/SDFGToSCF/`, and the named
+//! pipeline that takes an SDFG module down to the `llvm` dialect.
+//!
+//! Conversions depend on the dialect and the core libraries, the tasklet
+//! translation (`sdfg-tasklet`, for expressions computed as C++ computes
+//! them) among them; never on analyses, transformations, translations or
+//! the execution engine, so that a change in an analysis does not rebuild
+//! them.
+
+#![deny(missing_docs)]
+
+pub mod sdfg_to_scf;
+
+use sdfg_dialect::driver::PipelineRegistration;
+
+/// `sdfg-lower-to-llvm`: validation, the conversion, clean-up (tasklet
+/// bodies inlined, scalar transients promoted to registers, invariant code
+/// hoisted), parallel loops to OpenMP, then every dialect to `llvm`.
+pub static LOWER_TO_LLVM: PipelineRegistration = PipelineRegistration {
+    argument: "sdfg-lower-to-llvm",
+    summary: "Lower SDFGs to the llvm dialect: convert-sdfg-to-scf, inlining and clean-up, scf.parallel to OpenMP, then everything to llvm",
+    pipeline: "sdfg-validate,convert-sdfg-to-scf,inline,symbol-dce,canonicalize,mem2reg,\
+               canonicalize,cse,loop-invariant-code-motion,convert-scf-to-openmp,\
+               canonicalize,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+               convert-complex-to-standard,convert-complex-to-llvm,convert-vector-to-llvm,finalize-memref-to-llvm,convert-math-to-funcs{convert-ctlz=false},\
+               convert-math-to-llvm,convert-math-to-libm,arith-expand,convert-arith-to-llvm,convert-openmp-to-llvm,convert-cf-to-llvm,\
+               convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts",
+};

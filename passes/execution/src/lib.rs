@@ -1,0 +1,545 @@
+//! Compiling and running SDFGs: a program (`.mlir` holding `sdfg.sdfg`, or
+//! a DaCe `.sdfg`/`.sdfgz`) is lowered with `sdfg-lower-to-llvm`, compiled
+//! by MLIR's ExecutionEngine (LLVM at -O3 for the host CPU, OpenMP from
+//! `libomp`) and called through its C interface ([`sdfg_conversion::sdfg_to_scf::Abi`]).
+//!
+//! The host side lays arrays out as the SDFG's strides say: a C-order
+//! `.npy` array is scattered into a flat buffer of the container's span
+//! and gathered back after the call.
+//!
+//! The execution engine depends on the registry (it runs the registered
+//! lowering pipeline), the conversion (the compiled function's ABI) and the
+//! DaCe importer (it reads `.sdfg` files); no pass, translation or
+//! analysis depends on it.
+
+#![deny(missing_docs)]
+
+pub mod npy;
+mod streams;
+
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::path::Path;
+
+use mlir_sys::*;
+use sdfg_dialect::ir::{string_ref, Op};
+
+use npy::{Array, Dtype};
+use sdfg_conversion::sdfg_to_scf::{abi, Abi, Argument, Elem, SymbolType};
+
+/// Collected diagnostics of a context.
+type Messages = std::sync::Mutex<Vec<String>>;
+
+unsafe extern "C" fn collect(diagnostic: MlirDiagnostic, data: *mut c_void) -> MlirLogicalResult {
+    let messages = &*(data as *const Messages);
+    let location = sdfg_dialect::ir::print_with(|cb, d| {
+        mlirLocationPrint(mlirDiagnosticGetLocation(diagnostic), cb, d)
+    });
+    let text = sdfg_dialect::ir::print_with(|cb, d| mlirDiagnosticPrint(diagnostic, cb, d));
+    let severity = mlirDiagnosticGetSeverity(diagnostic);
+    let severity = if severity == MlirDiagnosticSeverity_MlirDiagnosticError {
+        "error"
+    } else if severity == MlirDiagnosticSeverity_MlirDiagnosticWarning {
+        "warning"
+    } else if severity == MlirDiagnosticSeverity_MlirDiagnosticNote {
+        "note"
+    } else {
+        "remark"
+    };
+    let location = location
+        .strip_prefix("loc(\"")
+        .and_then(|l| l.strip_suffix(')'))
+        .map(|l| l.replacen('"', "", 1))
+        .unwrap_or(location);
+    if let Ok(mut m) = messages.lock() {
+        m.push(format!("{location}: {severity}: {text}"));
+    }
+    MlirLogicalResult { value: 1 }
+}
+
+/// A compiled SDFG, ready to be called.
+pub struct Program {
+    engine: MlirExecutionEngine,
+    module: MlirModule,
+    /// Keeps the context (and its registered dialects) alive.
+    _context: melior::Context,
+    _messages: Box<Messages>,
+    /// The called function's interface.
+    pub abi: Abi,
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        // SAFETY: both were created by `compile` and are destroyed once.
+        unsafe {
+            mlirExecutionEngineDestroy(self.engine);
+            mlirModuleDestroy(self.module);
+        }
+    }
+}
+
+/// How to compile.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The `sdfg.sdfg` to call (default: the first one).
+    pub function: Option<String>,
+    /// Writes the compiled object file here.
+    pub object_file: Option<std::path::PathBuf>,
+    /// Writes the module in the `llvm` dialect here.
+    pub llvm_dialect_file: Option<std::path::PathBuf>,
+    /// Guards every memlet access with a bounds check that stops the
+    /// program with a message instead of reading or writing outside a
+    /// container.
+    pub check_bounds: bool,
+}
+
+fn lib_dir() -> String {
+    let prefix = std::env::var("MLIR_SYS_190_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-19".into());
+    format!("{prefix}/lib")
+}
+
+/// Loads `path` (`.mlir`, or DaCe's `.sdfg`/`.sdfgz`), lowers it and
+/// JIT-compiles it. Errors carry MLIR's diagnostics with their locations.
+pub fn compile(path: &Path, options: &Options) -> Result<Program, String> {
+    sdfg_registry::register_all();
+    let context = sdfg_dialect::create_context();
+    let messages: Box<Messages> = Box::default();
+    // SAFETY: the context outlives the module, the engine and the handler's
+    // data, which `Program` owns together.
+    unsafe {
+        let ctx = context.to_raw();
+        mlirRegisterAllPasses();
+        mlirRegisterAllLLVMTranslations(ctx);
+        mlirContextAttachDiagnosticHandler(
+            ctx,
+            Some(collect),
+            &*messages as *const Messages as *mut c_void,
+            None,
+        );
+        let failure = |what: &str| {
+            let m = messages.lock().map(|m| m.join("\n")).unwrap_or_default();
+            if m.is_empty() {
+                what.to_string()
+            } else {
+                format!("{m}\n{what}")
+            }
+        };
+        let module = parse(ctx, path).map_err(|e| failure(&e))?;
+        let result = lower_and_jit(ctx, module, options);
+        match result {
+            Ok((engine, abi)) => Ok(Program {
+                engine,
+                module,
+                _context: context,
+                _messages: messages,
+                abi,
+            }),
+            Err(e) => {
+                mlirModuleDestroy(module);
+                Err(failure(&e))
+            }
+        }
+    }
+}
+
+unsafe fn parse(ctx: MlirContext, path: &Path) -> Result<MlirModule, String> {
+    let name = path.display().to_string();
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default();
+    let module = if matches!(extension, "sdfg" | "sdfgz") {
+        let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+        let text = sdfg_target_dace::import::import_bytes(&bytes)
+            .map_err(|e| format!("{name}: cannot import the DaCe SDFG: {e}"))?;
+        sdfg_dialect::ffi::sdfgParseSourceString(ctx, string_ref(&text), string_ref(&name))
+    } else {
+        sdfg_dialect::ffi::sdfgParseSourceFile(ctx, string_ref(&name))
+    };
+    if module.ptr.is_null() {
+        return Err(format!("{name}: cannot parse the program"));
+    }
+    Ok(module)
+}
+
+unsafe fn lower_and_jit(
+    ctx: MlirContext,
+    module: MlirModule,
+    options: &Options,
+) -> Result<(MlirExecutionEngine, Abi), String> {
+    let module_op = Op::from_raw(mlirModuleGetOperation(module)).ok_or("empty module")?;
+    let sdfgs: Vec<Op> = module_op
+        .region_ops(0)
+        .into_iter()
+        .filter(|o| o.is("sdfg.sdfg"))
+        .collect();
+    let entry = match &options.function {
+        Some(name) => sdfgs
+            .iter()
+            .find(|s| s.symbol_name() == Some(name.as_str())),
+        None => sdfgs.first(),
+    }
+    .ok_or_else(|| match &options.function {
+        Some(name) => format!("the program has no sdfg.sdfg named `{name}`"),
+        None => "the program holds no sdfg.sdfg".to_string(),
+    })?;
+    let abi = abi(*entry)?;
+    let pm = mlirPassManagerCreate(ctx);
+    let mut pipeline = sdfg_conversion::LOWER_TO_LLVM.anchored();
+    if options.check_bounds {
+        pipeline = pipeline.replacen(
+            "convert-sdfg-to-scf,",
+            "convert-sdfg-to-scf{check-bounds=true},",
+            1,
+        );
+    }
+    let parsed = mlirParsePassPipeline(
+        mlirPassManagerGetAsOpPassManager(pm),
+        string_ref(&pipeline),
+        None,
+        std::ptr::null_mut(),
+    );
+    if parsed.value == 0 {
+        mlirPassManagerDestroy(pm);
+        return Err("internal error: the lowering pipeline does not parse".into());
+    }
+    let ran = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
+    mlirPassManagerDestroy(pm);
+    if ran.value == 0 {
+        return Err("the program cannot be lowered".into());
+    }
+    if let Some(path) = &options.llvm_dialect_file {
+        let text = Op::from_raw(mlirModuleGetOperation(module))
+            .map(|o| o.print())
+            .unwrap_or_default();
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let omp = format!("{}/libomp.so", lib_dir());
+    load_globally(&omp)?;
+    let libs = [string_ref(&omp)];
+    let engine = mlirExecutionEngineCreate(
+        module,
+        3,
+        libs.len() as i32,
+        libs.as_ptr(),
+        options.object_file.is_some(),
+    );
+    if engine.ptr.is_null() {
+        return Err("LLVM cannot compile the lowered program".into());
+    }
+    for (name, address) in streams::symbols() {
+        mlirExecutionEngineRegisterSymbol(engine, string_ref(name), address);
+    }
+    if let Some(path) = &options.object_file {
+        // Compile the module by looking up the entry point: left to
+        // itself, the dump would look up every function, declarations
+        // (`malloc`, the stream runtime) included, and give up on those.
+        if mlirExecutionEngineLookupPacked(engine, string_ref(&abi.name)).is_null() {
+            return Err("LLVM cannot compile the lowered program".into());
+        }
+        let name = path.display().to_string();
+        mlirExecutionEngineDumpToObjectFile(engine, string_ref(&name));
+    }
+    Ok((engine, abi))
+}
+
+extern "C" {
+    fn dlopen(filename: *const std::ffi::c_char, flag: std::ffi::c_int) -> *mut c_void;
+}
+
+/// Loads a shared library into the process with its symbols visible to
+/// the JIT's process-wide symbol search (OpenMP's `__kmpc_*`).
+fn load_globally(path: &str) -> Result<(), String> {
+    const RTLD_NOW: std::ffi::c_int = 2;
+    const RTLD_GLOBAL: std::ffi::c_int = 0x100;
+    let c = std::ffi::CString::new(path).map_err(|_| "bad library path".to_string())?;
+    // SAFETY: a NUL-terminated path; the handle is kept for the process.
+    let handle = unsafe { dlopen(c.as_ptr(), RTLD_NOW | RTLD_GLOBAL) };
+    if handle.is_null() {
+        return Err(format!(
+            "cannot load the OpenMP runtime {path} (install libomp-19-dev)"
+        ));
+    }
+    Ok(())
+}
+
+/// Maps a container element type to its `.npy` element kind.
+pub fn dtype_of(elem: &Elem) -> Result<Dtype, String> {
+    Ok(match elem.ty.as_str() {
+        "f64" => Dtype::Float(8),
+        "f32" => Dtype::Float(4),
+        "f16" => Dtype::Float(2),
+        "complex<f64>" => Dtype::Complex(16),
+        "complex<f32>" => Dtype::Complex(8),
+        "i1" => Dtype::Bool,
+        "index" => Dtype::Int(8),
+        t => match t.strip_prefix('i').and_then(|w| w.parse::<usize>().ok()) {
+            Some(w @ (8 | 16 | 32 | 64)) if elem.unsigned => Dtype::Uint(w / 8),
+            Some(w @ (8 | 16 | 32 | 64)) => Dtype::Int(w / 8),
+            _ => return Err(format!("element type `{t}` has no .npy equivalent")),
+        },
+    })
+}
+
+/// The memory of one argument: a flat, 8-byte aligned buffer laid out by
+/// the container's strides.
+#[derive(Clone, Debug)]
+pub struct Buffer {
+    /// Element kind.
+    pub dtype: Dtype,
+    /// Number of elements of the flat buffer (the strides' span).
+    pub len: usize,
+    /// The concrete shape.
+    pub shape: Vec<usize>,
+    /// The concrete strides, in elements.
+    pub strides: Vec<usize>,
+    words: Vec<u64>,
+}
+
+impl Buffer {
+    fn bytes(&self) -> &[u8] {
+        // SAFETY: u64 storage viewed as bytes, within its length.
+        unsafe {
+            std::slice::from_raw_parts(
+                self.words.as_ptr() as *const u8,
+                self.len * self.dtype.size(),
+            )
+        }
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        let n = self.len * self.dtype.size();
+        // SAFETY: as above, uniquely borrowed.
+        unsafe { std::slice::from_raw_parts_mut(self.words.as_mut_ptr() as *mut u8, n) }
+    }
+
+    /// The flat positions of the array's elements in C order.
+    fn positions(&self) -> Vec<usize> {
+        let mut out = vec![0usize];
+        for (size, stride) in self.shape.iter().zip(&self.strides) {
+            let mut next = Vec::with_capacity(out.len() * size);
+            for base in &out {
+                for k in 0..*size {
+                    next.push(base + k * stride);
+                }
+            }
+            out = next;
+        }
+        out
+    }
+
+    /// Fills the buffer from a C-order array of the same shape (converting
+    /// element types as C does).
+    pub fn fill(&mut self, array: &Array) -> Result<(), String> {
+        if array.shape != self.shape && !(self.shape.is_empty() && array.len() == 1) {
+            return Err(format!(
+                "has shape {:?} but the program expects {:?}",
+                array.shape, self.shape
+            ));
+        }
+        let dtype = self.dtype;
+        let (k, from) = (dtype.components().1, array.dtype.components().1);
+        for (i, p) in self.positions().into_iter().enumerate() {
+            // A real number is a complex one with a zero imaginary part.
+            for c in 0..k {
+                let v = if c < from {
+                    array.dtype.get(&array.data, i * from + c)
+                } else {
+                    0.0
+                };
+                dtype.set(self.bytes_mut(), p * k + c, v);
+            }
+        }
+        Ok(())
+    }
+
+    /// Gathers the buffer into a C-order array.
+    pub fn to_array(&self) -> Array {
+        let positions = self.positions();
+        let mut data = vec![0u8; positions.len() * self.dtype.size()];
+        let n = self.dtype.size();
+        let bytes = self.bytes();
+        for (i, p) in positions.into_iter().enumerate() {
+            data[i * n..(i + 1) * n].copy_from_slice(&bytes[p * n..(p + 1) * n]);
+        }
+        Array {
+            dtype: self.dtype,
+            shape: self.shape.clone(),
+            data,
+        }
+    }
+
+    /// Fills the buffer with reproducible pseudo-random values: floats in
+    /// [0, 1), integers in [0, 10), booleans.
+    pub fn randomize(&mut self, seed: u64) {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
+        let mut next = move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let dtype = self.dtype;
+        let (component, k) = dtype.components();
+        for p in self.positions() {
+            for c in 0..k {
+                let r = next();
+                let v = match component {
+                    Dtype::Float(_) => (r >> 11) as f64 / (1u64 << 53) as f64,
+                    Dtype::Bool => (r & 1) as f64,
+                    _ => (r % 10) as f64,
+                };
+                dtype.set(self.bytes_mut(), p * k + c, v);
+            }
+        }
+    }
+}
+
+/// Evaluates the buffers' layouts for symbol values.
+pub fn buffers(abi: &Abi, symbols: &HashMap<String, i64>) -> Result<Vec<Buffer>, String> {
+    abi.arguments.iter().map(|a| buffer(a, symbols)).collect()
+}
+
+fn buffer(arg: &Argument, symbols: &HashMap<String, i64>) -> Result<Buffer, String> {
+    let eval = |e: &sdfg_symbolic::Expr, what: &str| -> Result<usize, String> {
+        match e.evaluate(symbols) {
+            Ok(sdfg_symbolic::Value::Int(v)) if v >= 0 => Ok(v as usize),
+            Ok(v) => Err(format!("`{}`: {what} `{e}` is {v}", arg.name)),
+            Err(err) => Err(format!("`{}`: {what} `{e}`: {err}", arg.name)),
+        }
+    };
+    let layout = &arg.layout;
+    let dtype = dtype_of(&layout.elem).map_err(|e| format!("`{}`: {e}", arg.name))?;
+    let values = |exprs: &[sdfg_symbolic::Expr], what: &str| -> Result<Vec<usize>, String> {
+        exprs.iter().map(|e| eval(e, what)).collect()
+    };
+    let (shape, strides) = if layout.scalar {
+        (Vec::new(), Vec::new())
+    } else {
+        (
+            values(&layout.shape, "size")?,
+            values(&layout.strides, "stride")?,
+        )
+    };
+    let len = if shape.contains(&0) {
+        1
+    } else {
+        1 + shape
+            .iter()
+            .zip(&strides)
+            .map(|(s, t)| (s - 1) * t)
+            .sum::<usize>()
+    };
+    let words = vec![0u64; (len * dtype.size()).div_ceil(8).max(1)];
+    Ok(Buffer {
+        dtype,
+        len,
+        shape,
+        strides,
+        words,
+    })
+}
+
+#[repr(C)]
+struct Descriptor {
+    allocated: *mut c_void,
+    aligned: *mut c_void,
+    offset: i64,
+    size: i64,
+    stride: i64,
+}
+
+/// The values of a program's free symbols.
+#[derive(Clone, Debug, Default)]
+pub struct SymbolValues {
+    /// The integer symbols (which also lay out the buffers, see
+    /// [`buffers`]).
+    pub ints: HashMap<String, i64>,
+    /// DaCe's floating-point symbols.
+    pub floats: HashMap<String, f64>,
+}
+
+impl SymbolValues {
+    /// Values for integer symbols only.
+    pub fn integers(ints: HashMap<String, i64>) -> SymbolValues {
+        SymbolValues {
+            ints,
+            floats: HashMap::new(),
+        }
+    }
+}
+
+impl Program {
+    /// Calls the program on `buffers` (one per argument, from [`buffers`])
+    /// and `symbols` (a value for each of `abi.symbols`, of its type).
+    pub fn call(&self, buffers: &mut [Buffer], symbols: &SymbolValues) -> Result<(), String> {
+        if buffers.len() != self.abi.arguments.len() {
+            return Err(format!(
+                "{} buffers for {} arguments",
+                buffers.len(),
+                self.abi.arguments.len()
+            ));
+        }
+        let mut descriptors: Vec<Box<Descriptor>> = buffers
+            .iter_mut()
+            .map(|b| {
+                let ptr = b.words.as_mut_ptr() as *mut c_void;
+                Box::new(Descriptor {
+                    allocated: ptr,
+                    aligned: ptr,
+                    offset: 0,
+                    size: b.len as i64,
+                    stride: 1,
+                })
+            })
+            .collect();
+        let mut pointers: Vec<*mut Descriptor> = descriptors
+            .iter_mut()
+            .map(|d| &mut **d as *mut Descriptor)
+            .collect();
+        // Each symbol's value in the bytes of its C type (`int64_t`,
+        // `float` or `double`), from the start of its slot.
+        let mut values: Vec<[u8; 8]> = Vec::new();
+        for s in &self.abi.symbols {
+            let missing = || format!("symbol `{}` has no value", s.name);
+            let mut slot = [0u8; 8];
+            match s.ty {
+                SymbolType::Integer => {
+                    slot = symbols.ints.get(&s.name).ok_or_else(missing)?.to_ne_bytes();
+                }
+                SymbolType::Float64 => {
+                    slot = symbols
+                        .floats
+                        .get(&s.name)
+                        .ok_or_else(missing)?
+                        .to_ne_bytes();
+                }
+                SymbolType::Float32 => {
+                    let v = *symbols.floats.get(&s.name).ok_or_else(missing)? as f32;
+                    slot[..4].copy_from_slice(&v.to_ne_bytes());
+                }
+            }
+            values.push(slot);
+        }
+        let mut args: Vec<*mut c_void> = pointers
+            .iter_mut()
+            .map(|p| p as *mut *mut Descriptor as *mut c_void)
+            .collect();
+        args.extend(values.iter_mut().map(|v| v.as_mut_ptr() as *mut c_void));
+        // The C API calls `_mlir_ciface_<name>`, the function's C interface.
+        let name = &self.abi.name;
+        // SAFETY: the arguments match the C interface the lowering
+        // generated for this ABI: descriptor pointers, then pointers to
+        // the symbols' values, each in its C type.
+        let result = unsafe {
+            mlirExecutionEngineInvokePacked(self.engine, string_ref(name), args.as_mut_ptr())
+        };
+        if result.value == 0 {
+            return Err(format!(
+                "the compiled program has no function `_mlir_ciface_{name}`"
+            ));
+        }
+        Ok(())
+    }
+}

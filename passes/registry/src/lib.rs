@@ -1,0 +1,95 @@
+//! The one list of the project's passes, pipelines and translations:
+//! `sdfg-opt`, `sdfg-translate`, `sdfg-run` and the tests register from it,
+//! and `docs/Passes.md` is generated from it.
+//!
+//! The registry depends on every pass and translation crate; nothing but
+//! the tools, the execution engine (which runs the registered lowering
+//! pipeline) and the benchmarks depend on it.
+
+#![deny(missing_docs)]
+
+use sdfg_dialect::driver::{
+    self, PassRegistration, PipelineRegistration, TranslationFromMlir, TranslationToMlir,
+};
+
+/// Every Rust pass, in the order `--help` lists them.
+pub static PASSES: &[&PassRegistration] = &[
+    &sdfg_analysis::validate::REGISTRATION,
+    &sdfg_transforms::expand_library::REGISTRATION,
+    &sdfg_conversion::sdfg_to_scf::REGISTRATION,
+];
+
+/// Every named pipeline.
+pub static PIPELINES: &[&PipelineRegistration] = &[&sdfg_conversion::LOWER_TO_LLVM];
+
+/// Every Rust translation from MLIR.
+pub static TRANSLATIONS_FROM_MLIR: &[&TranslationFromMlir] = &[
+    &sdfg_target_dot::TRANSLATION,
+    &sdfg_target_dace::export::TRANSLATION,
+    &sdfg_target_dace::export::TRANSLATION_COMPRESSED,
+];
+
+/// Every Rust translation to MLIR.
+pub static TRANSLATIONS_TO_MLIR: &[&TranslationToMlir] = &[&sdfg_target_dace::import::TRANSLATION];
+
+/// Registers all passes and translations with MLIR and installs
+/// [`sdfg_analysis::validate::validate_one`] as the validation every
+/// `sdfg.sdfg` verifier runs. Idempotent.
+pub fn register_all() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        driver::set_validator(sdfg_analysis::validate::validate_one);
+        for pass in PASSES {
+            driver::register_pass(pass);
+        }
+        for pipeline in PIPELINES {
+            driver::register_pipeline(pipeline);
+        }
+        for translation in TRANSLATIONS_FROM_MLIR {
+            driver::register_translation_from_mlir(translation);
+        }
+        for translation in TRANSLATIONS_TO_MLIR {
+            driver::register_translation_to_mlir(translation);
+        }
+    });
+}
+
+/// The text of `docs/Passes.md`.
+pub fn passes_markdown() -> String {
+    let mut out = String::from(
+        "# Passes and translations\n\n\
+         Generated from `passes/registry/src/lib.rs`; `cargo test` fails when this file is stale \
+         (regenerate with `SDFG_BLESS=1 cargo test`).\n\n## Passes (`sdfg-opt`)\n\n\
+         | pass | runs on | summary |\n| --- | --- | --- |\n",
+    );
+    for pass in PASSES {
+        let on = if pass.op_name.is_empty() {
+            "any op"
+        } else {
+            pass.op_name
+        };
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            pass.argument, on, pass.summary
+        ));
+    }
+    out.push_str(
+        "\n## Pipelines (`sdfg-opt`)\n\n| pipeline | summary | passes |\n| --- | --- | --- |\n",
+    );
+    for p in PIPELINES {
+        out.push_str(&format!(
+            "| `{}` | {} | `{}` |\n",
+            p.argument,
+            p.summary,
+            p.pipeline.split_whitespace().collect::<String>()
+        ));
+    }
+    out.push_str("\n## Translations (`sdfg-translate`)\n\n| flag | summary |\n| --- | --- |\n");
+    for t in TRANSLATIONS_FROM_MLIR {
+        out.push_str(&format!("| `--{}` | {} |\n", t.name, t.summary));
+    }
+    for t in TRANSLATIONS_TO_MLIR {
+        out.push_str(&format!("| `--{}` | {} |\n", t.name, t.summary));
+    }
+    out
+}

@@ -1,4 +1,0 @@
-//! Analyses of SDFGs: graph views and validation.
-
-pub mod graph;
-pub mod validate;

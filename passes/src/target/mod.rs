@@ -1,3 +1,0 @@
-//! Translations out of the sdfg dialect.
-
-pub mod dot;
