@@ -9,7 +9,7 @@
 //! DaCe's generated C++ does with `N / 2`). Comparisons need no division:
 //! `p <= 0` holds exactly when `d * p <= 0`.
 
-use crate::expr::{Atom, Expr, Node, Rel};
+use crate::expr::{Atom, BitOp, Expr, Node, Rel};
 use crate::poly::{Mono, Poly};
 use crate::rational::Rat;
 
@@ -32,6 +32,18 @@ pub enum IntOp {
     Min,
     /// `max(a, b)`
     Max,
+    /// `a & b`
+    And,
+    /// `a | b`
+    Or,
+    /// `a ^ b`
+    Xor,
+    /// `a << b`
+    Shl,
+    /// `a >> b`, arithmetic (Python's shift floors)
+    Shr,
+    /// `a ** b` for a non-negative `b`
+    Pow,
 }
 
 /// Comparisons of two integers.
@@ -253,10 +265,25 @@ fn emit_atom<E: Emitter>(a: &Atom, e: &mut E) -> Result<E::Value, String> {
                 }
                 Ok(emit_power(b, k as u32, e))
             }
+            _ if base.poly().is_integer_valued() && exp.poly().is_integer_valued() => {
+                let (b, x) = (base.emit_int(e)?, exp.emit_int(e)?);
+                Ok(e.binary(IntOp::Pow, b, x))
+            }
             _ => Err(format!(
-                "the power `({base})**({exp})` has no integer code (its exponent is not a small constant)"
+                "the power `({base})**({exp})` has no integer code (it is not an integer power)"
             )),
         },
+        Atom::Bit(op, v) => {
+            let (a, b) = (v[0].emit_int(e)?, v[1].emit_int(e)?);
+            let op = match op {
+                BitOp::And => IntOp::And,
+                BitOp::Or => IntOp::Or,
+                BitOp::Xor => IntOp::Xor,
+                BitOp::Shl => IntOp::Shl,
+                BitOp::Shr => IntOp::Shr,
+            };
+            Ok(e.binary(op, a, b))
+        }
         Atom::Truth(c) => {
             let b = c.emit_bool(e)?;
             Ok(e.bool_to_int(b))
@@ -314,6 +341,12 @@ mod tests {
                 }
                 IntOp::Min => a.min(b),
                 IntOp::Max => a.max(b),
+                IntOp::And => a & b,
+                IntOp::Or => a | b,
+                IntOp::Xor => a ^ b,
+                IntOp::Shl => a << b,
+                IntOp::Shr => a >> b,
+                IntOp::Pow => a.pow(b as u32),
             }
         }
         fn compare(&mut self, op: CmpOp, a: i64, b: i64) -> i64 {
@@ -358,6 +391,14 @@ mod tests {
             "int(i < N) + int(N >= 4)",
             "i < N and (M == 3 or N != 2)",
             "not (t < T)",
+            "(i | N) + 1",
+            "(i & 3) ^ N",
+            "i << N",
+            "(N << 2) >> 1",
+            "(i >> 1) + (i >> N)",
+            "~i + (t ^ -1)",
+            "2**N - N**(M - 5)",
+            "((t >> 1) ^ 40961) * (t & 1)",
         ];
         for text in texts {
             let e = parse(text).unwrap();

@@ -308,7 +308,7 @@ impl Assumptions {
                 lo: Ext::Fin(Rat::ZERO),
                 hi: Ext::Fin(Rat::ONE),
             },
-            Atom::Pow(..) | Atom::Call(..) | Atom::Index(..) => top,
+            Atom::Pow(..) | Atom::Call(..) | Atom::Index(..) | Atom::Bit(..) => top,
         }
     }
 

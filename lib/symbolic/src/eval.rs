@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::expr::{Atom, Expr, Node, Rel};
+use crate::expr::{Atom, BitOp, Expr, Node, Rel};
 use crate::poly::Poly;
 use crate::rational::Rat;
 
@@ -133,6 +133,18 @@ fn eval_atom(a: &Atom, env: Env) -> Result<Rat, EvalError> {
         }
         Atom::Call(n, _) => return Err(EvalError::Opaque(n.to_string())),
         Atom::Index(n, _) => return Err(EvalError::Opaque(n.to_string())),
+        Atom::Bit(op, v) => {
+            let (x, y) = (eval_num(&v[0], env)?, eval_num(&v[1], env)?);
+            for operand in [x, y] {
+                if !operand.is_int() {
+                    return Err(EvalError::NotInteger(operand.to_string()));
+                }
+            }
+            if matches!(op, BitOp::Shl | BitOp::Shr) && y.is_negative() {
+                return Err(EvalError::Opaque(format!("a shift by {y}")));
+            }
+            Rat::int(ovf(op.apply(x.num(), y.num()))?)
+        }
     })
 }
 

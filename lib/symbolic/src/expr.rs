@@ -30,6 +30,52 @@ pub(crate) enum Rel {
     Ne,
 }
 
+/// A bitwise operation on integers, with Python's semantics (two's
+/// complement of unbounded width): DaCe's `bitwise_and`, `bitwise_or`,
+/// `bitwise_xor`, `left_shift` and `right_shift`, written `&`, `|`, `^`,
+/// `<<` and `>>`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum BitOp {
+    /// `a & b`
+    And,
+    /// `a | b`
+    Or,
+    /// `a ^ b`
+    Xor,
+    /// `a << b` (kept only when `b` is not a constant: `a << k` is `a * 2**k`)
+    Shl,
+    /// `a >> b` (kept only when `b` is not a constant: `a >> k` is `a // 2**k`)
+    Shr,
+}
+
+impl BitOp {
+    /// The Python operator.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BitOp::And => "&",
+            BitOp::Or => "|",
+            BitOp::Xor => "^",
+            BitOp::Shl => "<<",
+            BitOp::Shr => ">>",
+        }
+    }
+
+    /// The operation on integer values; `None` when Python would raise
+    /// (a negative shift count) or the result does not fit 128 bits.
+    pub(crate) fn apply(self, a: i128, b: i128) -> Option<i128> {
+        match self {
+            BitOp::And => Some(a & b),
+            BitOp::Or => Some(a | b),
+            BitOp::Xor => Some(a ^ b),
+            BitOp::Shl => {
+                let shifted = a.checked_shl(u32::try_from(b).ok().filter(|b| *b < 127)?)?;
+                (shifted >> b == a).then_some(shifted)
+            }
+            BitOp::Shr => Some(a >> u32::try_from(b).ok()?.min(127)),
+        }
+    }
+}
+
 /// The node behind an [`Expr`].
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub(crate) enum Node {
@@ -72,6 +118,8 @@ pub(crate) enum Atom {
     Call(Name, Vec<Expr>),
     /// An opaque subscript such as `A[i, 0]`.
     Index(Name, Vec<Expr>),
+    /// A bitwise operation on two integer operands.
+    Bit(BitOp, Vec<Expr>),
 }
 
 static EMPTY: Poly = Poly { terms: Vec::new() };
@@ -84,6 +132,7 @@ impl Atom {
             Atom::Mod(a, b) => a.poly().is_integer_valued() && b.poly().is_integer_valued(),
             Atom::Min(v) | Atom::Max(v) => v.iter().all(|e| e.poly().is_integer_valued()),
             Atom::Abs(e) | Atom::Group(e) => e.poly().is_integer_valued(),
+            Atom::Bit(_, v) => v.iter().all(|e| e.poly().is_integer_valued()),
             Atom::Pow(..) | Atom::Call(..) | Atom::Index(..) => false,
         }
     }
@@ -96,7 +145,11 @@ impl Atom {
                 std::slice::from_ref(e)
             }
             Atom::Mod(..) | Atom::Pow(..) => &[],
-            Atom::Min(v) | Atom::Max(v) | Atom::Call(_, v) | Atom::Index(_, v) => v,
+            Atom::Min(v)
+            | Atom::Max(v)
+            | Atom::Call(_, v)
+            | Atom::Index(_, v)
+            | Atom::Bit(_, v) => v,
         }
     }
 
@@ -140,6 +193,7 @@ impl Atom {
             Atom::Truth(c) => Expr::truth(&f(c)),
             Atom::Call(n, v) => Expr::call(n, v.iter().map(&mut *f).collect()),
             Atom::Index(n, v) => Expr::index(n, v.iter().map(&mut *f).collect()),
+            Atom::Bit(op, v) => Expr::bitwise(*op, &f(&v[0]), &f(&v[1])),
         }
     }
 }
@@ -629,6 +683,61 @@ impl Expr {
     /// Maximum of the operands (at least one).
     pub fn max(args: Vec<Expr>) -> Expr {
         min_max(args, true)
+    }
+
+    /// A bitwise operation with Python's semantics on integers. Constant
+    /// operands fold, `a << k` and `a >> k` for a constant `k` become
+    /// `a * 2**k` and `a // 2**k` (exactly Python's shifts), and `&`, `|`,
+    /// `^` with `0` or `-1` simplify; anything else is a `Bit` atom with its
+    /// commutative operands sorted. A fractional constant operand or a
+    /// negative constant shift count (Python raises) gives the undefined
+    /// value.
+    pub fn bitwise(op: BitOp, a: &Expr, b: &Expr) -> Expr {
+        let (a, b) = (a.numeric(), b.numeric());
+        if a.is_undefined() || b.is_undefined() {
+            return Expr::undefined();
+        }
+        let constant = |e: &Expr| e.poly().as_constant();
+        if [&a, &b]
+            .iter()
+            .any(|e| constant(e).is_some_and(|c| !c.is_int()))
+        {
+            return Expr::undefined();
+        }
+        let (ca, cb) = (a.as_int(), b.as_int());
+        if let (Some(x), Some(y)) = (ca, cb) {
+            return match op.apply(i128::from(x), i128::from(y)).map(i64::try_from) {
+                Some(Ok(v)) => Expr::int(v),
+                _ => Expr::undefined(),
+            };
+        }
+        match (op, cb) {
+            (BitOp::Shl | BitOp::Shr, Some(k)) if k < 0 => return Expr::undefined(),
+            (BitOp::Shl, Some(k)) if k < 63 => return Expr::mul(&a, &Expr::int(1 << k)),
+            (BitOp::Shr, Some(k)) if k < 63 => return Expr::floordiv(&a, &Expr::int(1 << k)),
+            _ => {}
+        }
+        if matches!(op, BitOp::Shl | BitOp::Shr) && ca == Some(0) {
+            return Expr::int(0);
+        }
+        // Commutative operands in canonical order, a constant last.
+        let key = |e: &Expr| (e.as_int().is_some(), e.clone());
+        let (a, b) = match op {
+            BitOp::And | BitOp::Or | BitOp::Xor if key(&b) < key(&a) => (b, a),
+            _ => (a, b),
+        };
+        match (op, b.as_int()) {
+            (BitOp::And, Some(0)) => return Expr::int(0),
+            (BitOp::And, Some(-1)) | (BitOp::Or | BitOp::Xor, Some(0)) => return a,
+            (BitOp::Or, Some(-1)) => return Expr::int(-1),
+            _ => {}
+        }
+        Expr::from_atom(Atom::Bit(op, vec![a, b]))
+    }
+
+    /// Python's `~a` on an integer: `-a - 1`.
+    pub fn invert(a: &Expr) -> Expr {
+        Expr::sub(&Expr::neg(a), &Expr::int(1))
     }
 
     /// An opaque function call.

@@ -222,7 +222,7 @@ impl Ctx<'_> {
                 }
             }
             Atom::Truth(_) => Some(Expr::int(upper as i64)),
-            Atom::Sym(_) | Atom::Pow(..) | Atom::Call(..) | Atom::Index(..) => None,
+            Atom::Sym(_) | Atom::Pow(..) | Atom::Call(..) | Atom::Index(..) | Atom::Bit(..) => None,
         }
     }
 }

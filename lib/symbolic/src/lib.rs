@@ -94,7 +94,7 @@ pub mod subset;
 pub use codegen::{CmpOp, Emitter, IntOp};
 pub use compare::{compare_eq, compare_le, compare_lt, Assumptions, RationalBound, Tri};
 pub use eval::{EvalError, Value};
-pub use expr::Expr;
+pub use expr::{BitOp, Expr};
 pub use parse::{parse, parse_assignment, parse_statements, ParseError, Statement};
 pub use subset::{parse_subset, DataDim, Range, Subset, SubsetError};
 

@@ -1,6 +1,6 @@
 //! Lexer, parser and lowering of DaCe/SymPy/Python expression text.
 
-use crate::expr::Expr;
+use crate::expr::{BitOp, Expr};
 use crate::rational::Rat;
 
 /// A parse error with the 1-based column (in characters) where it was detected.
@@ -38,9 +38,9 @@ pub(crate) struct Token {
     pub(crate) col: usize,
 }
 
-const OPS: [&str; 27] = [
-    "**", "//", "<=", ">=", "==", "!=", "+=", "-=", "*=", "+", "-", "*", "/", "%", "<", ">", "(",
-    ")", "[", "]", ",", ":", "=", "~", "&", "|", "^",
+const OPS: [&str; 29] = [
+    "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+=", "-=", "*=", "+", "-", "*", "/", "%", "<",
+    ">", "(", ")", "[", "]", ",", ":", "=", "~", "&", "|", "^",
 ];
 
 fn lex(text: &str) -> Result<Vec<Token>, ParseError> {
@@ -229,6 +229,12 @@ pub(crate) enum Ast {
     Neg(Box<Ast>),
     Not(Box<Ast>),
     Bin(BinOp, Box<Ast>, Box<Ast>),
+    /// `&`, `|`, `^`, `<<`, `>>`: bitwise on integers, logical between
+    /// conditions (SymPy prints `And`/`Or` as `&`/`|`).
+    Bit(BitOp, Box<Ast>, Box<Ast>),
+    /// `~`: Python's bitwise inversion on integers, `Not` on a condition
+    /// (SymPy prints `Not(x)` as `~x`).
+    Invert(Box<Ast>),
     Cmp(Vec<Ast>, Vec<CmpOp>),
     And(Vec<Ast>),
     Or(Vec<Ast>),
@@ -378,7 +384,7 @@ impl Parser {
     }
 
     fn comparison(&mut self) -> Result<Ast, ParseError> {
-        let first = self.bitor()?;
+        let first = self.bitwise(0)?;
         let mut operands = vec![first];
         let mut ops = Vec::new();
         loop {
@@ -397,7 +403,7 @@ impl Parser {
             };
             self.next();
             ops.push(op);
-            operands.push(self.bitor()?);
+            operands.push(self.bitwise(0)?);
         }
         Ok(if ops.is_empty() {
             operands.remove(0)
@@ -406,30 +412,29 @@ impl Parser {
         })
     }
 
-    fn bitor(&mut self) -> Result<Ast, ParseError> {
-        let mut v = vec![self.bitand()?];
-        while self.at_op("|") {
+    /// One level of left-associative binary bitwise operators, Python's
+    /// precedence from `|` (weakest) to the shifts.
+    fn bitwise(&mut self, level: usize) -> Result<Ast, ParseError> {
+        const LEVELS: [&[(&str, BitOp)]; 4] = [
+            &[("|", BitOp::Or)],
+            &[("^", BitOp::Xor)],
+            &[("&", BitOp::And)],
+            &[("<<", BitOp::Shl), (">>", BitOp::Shr)],
+        ];
+        let operand = |p: &mut Parser| {
+            if level + 1 < LEVELS.len() {
+                p.bitwise(level + 1)
+            } else {
+                p.arith()
+            }
+        };
+        let mut lhs = operand(self)?;
+        while let Some((_, op)) = LEVELS[level].iter().find(|(t, _)| self.at_op(t)) {
             self.next();
-            v.push(self.bitand()?);
+            let rhs = operand(self)?;
+            lhs = Ast::Bit(*op, Box::new(lhs), Box::new(rhs));
         }
-        Ok(if v.len() == 1 {
-            v.remove(0)
-        } else {
-            Ast::Or(v)
-        })
-    }
-
-    fn bitand(&mut self) -> Result<Ast, ParseError> {
-        let mut v = vec![self.arith()?];
-        while self.at_op("&") {
-            self.next();
-            v.push(self.arith()?);
-        }
-        Ok(if v.len() == 1 {
-            v.remove(0)
-        } else {
-            Ast::And(v)
-        })
+        Ok(lhs)
     }
 
     fn arith(&mut self) -> Result<Ast, ParseError> {
@@ -481,7 +486,7 @@ impl Parser {
             let inner = inner?;
             return Ok(match op {
                 "-" => Ast::Neg(Box::new(inner)),
-                "~" => Ast::Not(Box::new(inner)),
+                "~" => Ast::Invert(Box::new(inner)),
                 _ => inner,
             });
         }
@@ -615,6 +620,25 @@ pub(crate) fn lower(ast: &Ast) -> Result<Expr, ParseError> {
                 BinOp::FloorDiv => Expr::floordiv(&a, &b),
                 BinOp::Mod => Expr::modulo(&a, &b),
                 BinOp::Pow => Expr::pow(&a, &b),
+            }
+        }
+        Ast::Bit(op, a, b) => {
+            let (a, b) = (lower(a)?, lower(b)?);
+            match op {
+                BitOp::And if a.is_bool() && b.is_bool() => Expr::and(vec![a, b]),
+                BitOp::Or if a.is_bool() && b.is_bool() => Expr::or(vec![a, b]),
+                BitOp::Xor if a.is_bool() && b.is_bool() => {
+                    Expr::ne(&Expr::truth(&a), &Expr::truth(&b))
+                }
+                _ => Expr::bitwise(*op, &a, &b),
+            }
+        }
+        Ast::Invert(a) => {
+            let a = lower(a)?;
+            if a.is_bool() {
+                Expr::not(&a)
+            } else {
+                Expr::invert(&a)
             }
         }
         Ast::Cmp(operands, ops) => {

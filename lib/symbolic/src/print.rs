@@ -77,6 +77,16 @@ fn fmt_atom(a: &Atom) -> (String, Prec) {
         Atom::Truth(c) => (format!("int({})", fmt_expr(c).0), Prec::Atom),
         Atom::Call(n, v) => (format!("{n}({})", join(v)), Prec::Atom),
         Atom::Index(n, v) => (format!("{n}[{}]", join(v)), Prec::Atom),
+        Atom::Bit(op, v) => {
+            let operand = |e: &Expr| {
+                let (s, p) = fmt_expr(e);
+                paren(s, p, Prec::Add)
+            };
+            (
+                format!("({} {} {})", operand(&v[0]), op.symbol(), operand(&v[1])),
+                Prec::Atom,
+            )
+        }
     }
 }
 

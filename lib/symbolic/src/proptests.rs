@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 
+use crate::expr::BitOp;
 use crate::parse::{parse_ast, Ast, BinOp, CmpOp};
 use crate::rational::Rat;
 use crate::*;
@@ -34,6 +35,21 @@ fn num_expr() -> impl Strategy<Value = String> {
             inner.clone().prop_map(|x| format!("-({x})")),
             (inner.clone(), 0u32..4).prop_map(|(x, k)| format!("({x})**{k}")),
             inner.clone().prop_map(|x| format!("ceiling(({x})/3)")),
+            (
+                inner.clone(),
+                prop::sample::select(vec!["&", "|", "^"]),
+                inner.clone()
+            )
+                .prop_map(|(x, op, y)| format!("(({x}) {op} ({y}))")),
+            (
+                inner.clone(),
+                prop::sample::select(vec!["<<", ">>"]),
+                0u32..5
+            )
+                .prop_map(|(x, op, k)| format!("(({x}) {op} {k})")),
+            (inner.clone(), prop::sample::select(SYMS.to_vec()))
+                .prop_map(|(x, n)| format!("(({x}) >> Abs({n}))")),
+            inner.clone().prop_map(|x| format!("~({x})")),
         ]
     })
 }
@@ -50,6 +66,10 @@ fn bool_expr() -> impl Strategy<Value = String> {
             (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("({x} and {y})")),
             (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("({x} or {y})")),
             inner.clone().prop_map(|x| format!("(not {x})")),
+            (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("({x} & {y})")),
+            (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("({x} | {y})")),
+            (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("({x} ^ {y})")),
+            inner.clone().prop_map(|x| format!("~{x}")),
         ]
     })
 }
@@ -115,6 +135,34 @@ fn reference(a: &Ast, env: &HashMap<String, i64>) -> Option<RV> {
                 }
             })
         }
+        Ast::Bit(op, x, y) => match (reference(x, env)?, reference(y, env)?) {
+            (RV::Bool(x), RV::Bool(y)) => RV::Bool(match op {
+                BitOp::And => x & y,
+                BitOp::Or => x | y,
+                BitOp::Xor => x ^ y,
+                BitOp::Shl | BitOp::Shr => return None,
+            }),
+            _ => {
+                let (x, y) = (num(x)?, num(y)?);
+                if !x.is_int() || !y.is_int() {
+                    return None;
+                }
+                let (x, y) = (x.num(), y.num());
+                RV::Num(Rat::int(match op {
+                    BitOp::And => x & y,
+                    BitOp::Or => x | y,
+                    BitOp::Xor => x ^ y,
+                    BitOp::Shl if (0..40).contains(&y) => x.checked_mul(1 << y)?,
+                    BitOp::Shr if y >= 0 => x >> y.min(127),
+                    BitOp::Shl | BitOp::Shr => return None,
+                }))
+            }
+        },
+        Ast::Invert(x) => match reference(x, env)? {
+            RV::Bool(b) => RV::Bool(!b),
+            RV::Num(n) if n.is_int() => RV::Num(Rat::int(-n.num() - 1)),
+            RV::Num(_) => return None,
+        },
         Ast::Cmp(v, ops) => {
             let vals = v.iter().map(num).collect::<Option<Vec<_>>>()?;
             RV::Bool(ops.iter().enumerate().all(|(i, op)| {

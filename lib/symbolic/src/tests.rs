@@ -441,3 +441,58 @@ fn image_without_isl_is_sound() {
         Err(SubsetError::Unbounded(0))
     ));
 }
+
+#[test]
+fn bitwise_operators_follow_python_on_integers() {
+    // Between integers, `& | ^ ~ << >>` are Python's bitwise operators (DaCe's
+    // `bitwise_and`, ..., `right_shift`), as a CRC loop assigns them.
+    let crc = p("(crc >> 1) ^ 40961");
+    assert!(crc.is_numeric());
+    assert_eq!(crc.to_string(), "(int_floor(crc, 2) ^ 40961)");
+    assert_eq!(p(&crc.to_string()), crc);
+    assert_eq!(
+        crc.evaluate(&env(&[("crc", 7)])).unwrap(),
+        Value::Int(40962)
+    );
+    assert_eq!(p("x << 3"), p("8*x"));
+    assert_eq!(p("x >> 2"), p("x // 4"));
+    assert_eq!(p("~x"), p("-x - 1"));
+    assert_eq!(p("a | b"), p("b | a"));
+    assert_eq!(p("x & 0"), Expr::int(0));
+    assert_eq!(p("x | 0"), p("x"));
+    assert_eq!(p("x ^ -1 & x"), p("x ^ (-1 & x)"));
+    assert_eq!(p("6 & 3 | 8"), Expr::int(10));
+    assert_eq!(p("-7 >> 1"), Expr::int(-4));
+    assert_eq!(p("1 << 62").as_int(), Some(1 << 62));
+    assert!(p("1 << 63").is_undefined());
+    assert!(p("x << -1").is_undefined());
+    assert!(p("0.5 & x").is_undefined());
+    let e = env(&[("a", -6), ("b", 11), ("k", 3)]);
+    for (text, want) in [
+        ("a & b", -6 & 11),
+        ("a | b", -6 | 11),
+        ("a ^ b", -6 ^ 11),
+        ("a << k", -48),
+        ("a >> k", -1),
+        ("b >> k << k", 8),
+        ("(a | 1) + (b & k) * 2", -5 + 6),
+    ] {
+        assert_eq!(p(text).evaluate(&e).unwrap(), Value::Int(want), "{text}");
+        assert_eq!(p(&p(text).to_string()), p(text), "{text} prints back");
+    }
+    assert!(p("a << -k").evaluate(&e).is_err());
+}
+
+#[test]
+fn bitwise_operators_between_conditions_are_logical() {
+    // SymPy prints And, Or and Not as `&`, `|` and `~`: between conditions
+    // they keep their logical meaning.
+    assert_eq!(p("(i < N) | (j < M)"), p("i < N or j < M"));
+    assert_eq!(p("~(i < N)"), p("i >= N"));
+    assert_eq!(p("(i < N) ^ (j < M)"), p("int(i < N) != int(j < M)"));
+    assert!(p("(i < N) ^ (j < M)").is_bool());
+    // A bitwise result used as a condition is true when nonzero.
+    let c = p("not (crc & 1)");
+    assert_eq!(c.evaluate(&env(&[("crc", 6)])).unwrap(), Value::Bool(true));
+    assert_eq!(c.evaluate(&env(&[("crc", 5)])).unwrap(), Value::Bool(false));
+}

@@ -189,6 +189,22 @@ impl Emitter for IndexEmitter<'_, '_> {
             IntOp::FloorDiv => "floordivsi",
             IntOp::Min => "minsi",
             IntOp::Max => "maxsi",
+            IntOp::And => "andi",
+            IntOp::Or => "ori",
+            IntOp::Xor => "xori",
+            IntOp::Shl => "shli",
+            IntOp::Shr => "shrsi",
+            IntOp::Pow => {
+                // `math.ipowi` takes signless integers, not `index`.
+                let [a, b] = [a, b].map(|v| {
+                    self.body
+                        .assign(format!("arith.index_cast {v} : index to i64"))
+                });
+                let p = self.body.assign(format!("math.ipowi {a}, {b} : i64"));
+                return self
+                    .body
+                    .assign(format!("arith.index_cast {p} : i64 to index"));
+            }
             IntOp::FloorMod => {
                 // a - b * floor(a / b)
                 let q = self
