@@ -575,21 +575,60 @@ impl<'a> Function<'a, '_> {
     }
 }
 
-/// Symbols that an inter-state condition or assignment reads before any
-/// assignment defines them, visiting blocks breadth-first from the start
-/// block as DaCe's `free_symbols` does: DaCe passes them as arguments.
-pub(super) fn symbols_read_before_assigned(sdfg: Op<'_>) -> BTreeSet<String> {
-    fn visit(owner: Op<'_>, defined: &mut BTreeSet<String>, out: &mut BTreeSet<String>) {
-        let (blocks, edges) = blocks_and_edges(owner);
-        let read = |text: &str, defined: &BTreeSet<String>, out: &mut BTreeSet<String>| {
-            if let Ok(e) = parse(text) {
-                out.extend(
-                    e.free_symbols()
-                        .into_iter()
-                        .filter(|s| !defined.contains(s)),
-                );
+/// The symbols `sdfg` defines itself, which are therefore not free (not
+/// arguments of its function), computed exactly as DaCe 1.0's
+/// `used_symbols` computes them, so that the interface is the one DaCe's
+/// generated code has:
+///
+/// - blocks are visited breadth-first from the start block; a symbol an
+///   edge assigns is defined unless the edge itself reads it (condition, or
+///   a right-hand side up to that assignment) or the block it leaves
+///   reads it (a state's dataflow, or anything a region block read);
+/// - a symbol an edge reads that is not defined at that point is *used
+///   before assignment*, and never defined;
+/// - a loop's variable is defined, and its body is analysed on its own:
+///   what the body reads before assigning is used before assignment unless
+///   the loop's surroundings defined it first;
+/// - a conditional's branches share the surrounding sets.
+///
+/// Reads by states alone never make a symbol free: DaCe declares every
+/// defined symbol as a local of the generated function.
+pub(super) fn defined_symbols(sdfg: Op<'_>) -> BTreeSet<String> {
+    #[derive(Default)]
+    struct Sets {
+        defined: BTreeSet<String>,
+        free: BTreeSet<String>,
+        used_before: BTreeSet<String>,
+    }
+    fn symbols(text: &str) -> BTreeSet<String> {
+        parse(text).map(|e| e.free_symbols()).unwrap_or_default()
+    }
+    /// DaCe's `InterstateEdge.used_symbols`.
+    fn edge_reads(edge: Op<'_>) -> (BTreeSet<String>, Vec<String>) {
+        let condition = edge.str_attr("condition").map(symbols).unwrap_or_default();
+        let mut rhs = BTreeSet::new();
+        let mut candidates = Vec::new();
+        for (name, value) in edge
+            .str_array_attr("assign_names")
+            .into_iter()
+            .zip(edge.str_array_attr("assign_values"))
+        {
+            rhs.extend(symbols(value));
+            if !condition.contains(name) && !rhs.contains(name) {
+                candidates.push(name.to_string());
             }
-        };
+        }
+        let mut reads: BTreeSet<String> = condition.union(&rhs).cloned().collect();
+        reads.retain(|s| !candidates.contains(s));
+        (reads, candidates)
+    }
+    fn finish(s: &mut Sets) {
+        s.defined.retain(|x| !s.used_before.contains(x));
+        s.free.retain(|x| !s.defined.contains(x));
+    }
+    /// `ControlFlowRegion._used_symbols_internal` on the blocks of `owner`.
+    fn region(owner: Op<'_>, s: &mut Sets) {
+        let (blocks, edges) = blocks_and_edges(owner);
         let mut seen = BTreeSet::new();
         let mut queue: std::collections::VecDeque<Op> =
             blocks.first().copied().into_iter().collect();
@@ -598,54 +637,50 @@ pub(super) fn symbols_read_before_assigned(sdfg: Op<'_>) -> BTreeSet<String> {
             if !seen.insert(name.to_string()) {
                 continue;
             }
-            if block.is("sdfg.state") {
-                out.extend(
-                    symbols_used_in_state(block)
-                        .into_iter()
-                        .filter(|s| !defined.contains(s)),
-                );
-            }
-            if block.is("sdfg.loop") {
-                for key in ["init", "cond", "update"] {
-                    if let Some(t) = block.str_attr(key) {
-                        read(t, defined, out);
-                    }
-                    if key == "init" {
-                        defined.extend(block.str_attr("var").map(String::from));
-                    }
+            let block_reads = match block.name() {
+                "sdfg.state" => {
+                    let used = symbols_used_in_state(block);
+                    s.free.extend(used.iter().cloned());
+                    used
                 }
-            }
-            if !block.is("sdfg.state") && block.num_regions() > 0 {
-                for inner in std::iter::once(block).chain(
-                    block
+                "sdfg.loop" => {
+                    loop_region(block, s);
+                    s.free.clone()
+                }
+                "sdfg.conditional" => {
+                    for branch in block
                         .region_ops(0)
                         .into_iter()
-                        .filter(|o| o.is("sdfg.branch")),
-                ) {
-                    if let Some(c) = inner.str_attr("condition") {
-                        read(c, defined, out);
+                        .filter(|o| o.is("sdfg.branch"))
+                    {
+                        if let Some(c) = branch.str_attr("condition") {
+                            let read = symbols(c);
+                            s.free
+                                .extend(read.into_iter().filter(|x| !s.defined.contains(x)));
+                        }
+                        region(branch, s);
                     }
-                    visit(inner, defined, out);
+                    finish(s);
+                    s.free.clone()
                 }
-            }
+                _ => {
+                    region(block, s);
+                    s.free.clone()
+                }
+            };
             for edge in edges
                 .iter()
                 .filter(|e| e.symbol_ref_attr("src") == Some(name))
             {
-                if let Some(c) = edge.str_attr("condition") {
-                    read(c, defined, out);
-                }
-                // In order, as DaCe's `InterstateEdge.used_symbols`: a
-                // symbol an earlier right-hand side reads is free even if
-                // the edge assigns it later.
-                for (name, value) in edge
-                    .str_array_attr("assign_names")
-                    .into_iter()
-                    .zip(edge.str_array_attr("assign_values"))
-                {
-                    read(value, defined, out);
-                    defined.insert(name.to_string());
-                }
+                let (reads, candidates) = edge_reads(*edge);
+                s.defined.extend(
+                    candidates
+                        .into_iter()
+                        .filter(|c| !reads.contains(c) && !block_reads.contains(c)),
+                );
+                s.used_before
+                    .extend(reads.iter().filter(|x| !s.defined.contains(*x)).cloned());
+                s.free.extend(reads);
                 let dst = edge.symbol_ref_attr("dst").unwrap_or_default();
                 queue.extend(
                     blocks
@@ -655,10 +690,31 @@ pub(super) fn symbols_read_before_assigned(sdfg: Op<'_>) -> BTreeSet<String> {
                 );
             }
         }
+        finish(s);
     }
-    let mut out = BTreeSet::new();
-    visit(sdfg, &mut BTreeSet::new(), &mut out);
-    out
+    /// `LoopRegion._used_symbols_internal`.
+    fn loop_region(op: Op<'_>, s: &mut Sets) {
+        let var = op.str_attr("var").unwrap_or_default().to_string();
+        s.defined.insert(var.clone());
+        for key in ["init", "cond", "update"] {
+            s.free
+                .extend(op.str_attr(key).map(symbols).unwrap_or_default());
+        }
+        let mut body = Sets::default();
+        region(op, &mut body);
+        let outside: BTreeSet<String> = s.defined.difference(&s.used_before).cloned().collect();
+        s.used_before.extend(
+            body.used_before
+                .into_iter()
+                .filter(|x| *x != var && !outside.contains(x)),
+        );
+        s.free.extend(body.free);
+        s.defined.extend(body.defined);
+        finish(s);
+    }
+    let mut sets = Sets::default();
+    region(sdfg, &mut sets);
+    sets.defined
 }
 
 /// The symbols a state's dataflow reads (memlet subsets, map ranges,

@@ -93,7 +93,7 @@ impl<'a> Function<'a, '_> {
             Some(parse_memlet_subset(access, &subset)?)
         };
         let base = match subset {
-            Some(s) => self.element_index(access, env, &viewed, &s.min_element())?,
+            Some(s) => self.subset_origin(access, env, &viewed, &s)?,
             None => match &viewed.base {
                 Some(b) => b.clone(),
                 None => self.body.index(0),
@@ -149,7 +149,43 @@ impl<'a> Function<'a, '_> {
     ) -> Result<'a, String> {
         let index = self.linear_index(op, env, data, point)?;
         if self.module.check_bounds && !data.scalar {
-            self.check_bounds(op, data, &index, point);
+            self.check_bounds(op, data, &index, point, None);
+        }
+        Ok(index)
+    }
+
+    /// The linear index of the first element of `subset` of `data`: where a
+    /// view, a connector or a nested SDFG's argument starts. Under
+    /// `check-bounds` it must lie inside `data` unless the subset is empty
+    /// at run time: `A[i + 1:M, i]` at `i = M - 1` starts past the end of
+    /// `A` and reads nothing.
+    pub(super) fn subset_origin(
+        &mut self,
+        op: Op<'a>,
+        env: &HashMap<String, String>,
+        data: &Data,
+        subset: &Subset,
+    ) -> Result<'a, String> {
+        let point = subset.min_element();
+        let index = self.linear_index(op, env, data, &point)?;
+        if self.module.check_bounds && !data.scalar {
+            let mut empty: Option<String> = None;
+            for range in subset.ranges() {
+                let size = range.size();
+                if size.as_int().is_some_and(|n| n > 0) {
+                    continue;
+                }
+                let size = self.emit_int(op, env, &size)?;
+                let zero = self.body.index(0);
+                let none = self
+                    .body
+                    .assign(format!("arith.cmpi sle, {size}, {zero} : index"));
+                empty = Some(match empty {
+                    None => none,
+                    Some(e) => self.body.assign(format!("arith.ori {e}, {none} : i1")),
+                });
+            }
+            self.check_bounds(op, data, &index, &point, empty.as_deref());
         }
         Ok(index)
     }
@@ -211,17 +247,30 @@ impl<'a> Function<'a, '_> {
         ))
     }
 
-    /// Asserts that `index` lies inside `data`'s memref.
-    pub(super) fn check_bounds(&mut self, op: Op<'a>, data: &Data, index: &str, point: &[Expr]) {
+    /// Asserts that `index` lies inside `data`'s memref, or that the `i1`
+    /// `unless` holds.
+    pub(super) fn check_bounds(
+        &mut self,
+        op: Op<'a>,
+        data: &Data,
+        index: &str,
+        point: &[Expr],
+        unless: Option<&str>,
+    ) {
         let zero = self.body.index(0);
         let size = self.body.assign(format!(
             "memref.dim {}, {zero} : {}",
             data.memref,
             data.memref_type()
         ));
-        let inside = self
+        let mut inside = self
             .body
             .assign(format!("arith.cmpi ult, {index}, {size} : index"));
+        if let Some(unless) = unless {
+            inside = self
+                .body
+                .assign(format!("arith.ori {inside}, {unless} : i1"));
+        }
         let point: Vec<String> = point.iter().map(|e| e.to_string()).collect();
         let message = format!(
             "out-of-bounds access to `{}[{}]` at {}",
@@ -978,7 +1027,7 @@ impl<'a> Function<'a, '_> {
                 format!("connector `{connector}` views a scalar as {declared}"),
             );
         } else {
-            self.element_index(op, env, data, &subset.min_element())?
+            self.subset_origin(op, env, data, subset)?
         };
         let mut size_values = Vec::new();
         let mut stride_values = Vec::new();
@@ -1417,7 +1466,7 @@ impl<'a> Function<'a, '_> {
                     );
                 }
                 let base = match &subset {
-                    Some(s) => self.element_index(nested, env, &outer, &s.min_element())?,
+                    Some(s) => self.subset_origin(nested, env, &outer, s)?,
                     None => match &outer.base {
                         Some(b) => b.clone(),
                         None => self.body.index(0),

@@ -81,7 +81,7 @@ use sdfg_symbolic::{parse, parse_subset, Expr, Range, Subset};
 pub use sdfg_dialect::layout::Elem;
 
 use by_ref::Rewrite;
-use control::{symbol_is_read, symbols_read_before_assigned, Jumps};
+use control::{defined_symbols, symbol_is_read, Jumps};
 use text::{Body, DataReader, IndexEmitter};
 use types::{convert, layout, memref_type, Data, Layout};
 
@@ -598,14 +598,10 @@ pub fn abi(sdfg: Op<'_>) -> std::result::Result<Abi, String> {
             });
         }
     }
-    let assigned = assigned_symbols(sdfg);
-    let read_before_assigned = symbols_read_before_assigned(sdfg);
+    let defined = defined_symbols(sdfg);
     let symbols = symbol_types(sdfg)?
         .into_iter()
-        .filter(|(n, _)| {
-            (!assigned.contains(n) || read_before_assigned.contains(n))
-                && !constants.contains_key(n)
-        })
+        .filter(|(n, _)| !defined.contains(n) && !constants.contains_key(n))
         .map(|(name, ty)| Symbol { name, ty })
         .collect();
     Ok(Abi {
@@ -1230,7 +1226,7 @@ impl<'a> Function<'a, '_> {
     /// `data`'s memref.
     fn check_flat_bounds(&mut self, op: Op<'a>, data: &Data, index: &str) {
         if self.module.check_bounds {
-            self.check_bounds(op, data, index, &[]);
+            self.check_bounds(op, data, index, &[], None);
         }
     }
 

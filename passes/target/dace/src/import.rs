@@ -1347,10 +1347,19 @@ impl Printer {
             labels.push(label);
         }
         let id_of = |i: usize| block_id(&blocks[i]).unwrap_or(i);
-        let start = start
-            .and_then(|s| (0..blocks.len()).find(|&i| id_of(i) == s))
-            .or_else(|| (0..blocks.len()).find(|&i| !edges.iter().any(|e| e.dst == id_of(i))))
-            .unwrap_or(0);
+        // As DaCe's `start_block`: the one block without in-edges when there
+        // is exactly one (DaCe keeps a stale `start_block` id in files its
+        // simplification wrote), else the recorded start block.
+        let sources: Vec<usize> = (0..blocks.len())
+            .filter(|&i| !edges.iter().any(|e| e.dst == id_of(i)))
+            .collect();
+        let start = match sources[..] {
+            [only] => only,
+            _ => start
+                .and_then(|s| (0..blocks.len()).find(|&i| id_of(i) == s))
+                .or(sources.first().copied())
+                .unwrap_or(0),
+        };
         let order = std::iter::once(start).chain((0..blocks.len()).filter(|&i| i != start));
         for i in order {
             if i >= blocks.len() {
