@@ -26,3 +26,6 @@ repo_root = os.path.dirname(config.test_source_root)
 config.substitutions.append(("%examples", os.path.join(repo_root, "examples")))
 corpus = os.environ.get("SDFG_CORPUS_DIR", os.path.join(os.path.dirname(repo_root), "shared", "corpus"))
 config.substitutions.append(("%corpus", corpus))
+# Debian's Python, with the python3-numpy that scripts/run.sh installs (a
+# `python3` earlier on PATH may have no NumPy).
+config.substitutions.append(("%python", "/usr/bin/python3"))

@@ -216,7 +216,10 @@ unsafe fn lower_and_jit(
     }
     let omp = format!("{}/libomp.so", lib_dir());
     load_globally(&omp)?;
-    let libs = [string_ref(&omp)];
+    // MLIR's C API reads the library paths as C strings: the reference
+    // covers the path, and the NUL after it ends it.
+    let omp_c = format!("{omp}\0");
+    let libs = [string_ref(&omp_c[..omp.len()])];
     let engine = mlirExecutionEngineCreate(
         module,
         3,
@@ -329,14 +332,26 @@ impl Buffer {
     }
 
     /// Fills the buffer from a C-order array of the same shape (converting
-    /// element types as C does).
-    pub fn fill(&mut self, array: &Array) -> Result<(), String> {
-        if array.shape != self.shape && !(self.shape.is_empty() && array.len() == 1) {
+    /// element types as C does). As DaCe, it also takes an array whose
+    /// shape differs only by dimensions of size 1 (`[25, 1]` for `[25]`):
+    /// its C-order elements are the same, and the returned note says how
+    /// the array was read.
+    pub fn fill(&mut self, array: &Array) -> Result<Option<String>, String> {
+        let squeezed =
+            |shape: &[usize]| -> Vec<usize> { shape.iter().copied().filter(|d| *d != 1).collect() };
+        let note = if array.shape == self.shape {
+            None
+        } else if squeezed(&array.shape) == squeezed(&self.shape) {
+            Some(format!(
+                "the array of shape {:?} is read as shape {:?} (they differ only by dimensions of size 1)",
+                array.shape, self.shape
+            ))
+        } else {
             return Err(format!(
                 "has shape {:?} but the program expects {:?}",
                 array.shape, self.shape
             ));
-        }
+        };
         let dtype = self.dtype;
         let (k, from) = (dtype.components().1, array.dtype.components().1);
         for (i, p) in self.positions().into_iter().enumerate() {
@@ -350,7 +365,7 @@ impl Buffer {
                 dtype.set(self.bytes_mut(), p * k + c, v);
             }
         }
-        Ok(())
+        Ok(note)
     }
 
     /// Gathers the buffer into a C-order array.

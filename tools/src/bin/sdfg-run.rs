@@ -190,9 +190,12 @@ fn run(args: Args) -> Result<(), String> {
     };
     for (i, (arg, buffer)) in abi.arguments.iter().zip(buffers.iter_mut()).enumerate() {
         if let Some(array) = arrays.get(&arg.name) {
-            buffer
+            let note = buffer
                 .fill(array)
                 .map_err(|e| format!("--input {}: {e}", arg.name))?;
+            if let Some(note) = note {
+                eprintln!("sdfg-run: note: --input {}: {note}", arg.name);
+            }
         } else if let Some(v) = scalars.get(&arg.name) {
             let one = Array {
                 dtype: execute::npy::Dtype::Float(8),
