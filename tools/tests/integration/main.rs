@@ -7,4 +7,5 @@ mod execute;
 mod import;
 mod layout;
 mod lit;
+mod numpy;
 mod tasklet_python;

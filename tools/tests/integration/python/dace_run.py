@@ -189,17 +189,14 @@ def run_one(path, out, seed):
         f.write("ok\n")
 
 
-def main():
-    out_dir, seed, files = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-    import dace  # noqa: F401 - imported once, before the children fork
-
-    running = {}
-    pending = list(files)
+def in_children(jobs, limit=TIMEOUT):
+    """Runs each `(function, args)` of `jobs` in a forked child process, two
+    at a time, with its output silenced and `limit` seconds to finish."""
+    running = set()
+    pending = list(jobs)
     while pending or running:
         while pending and len(running) < 2:
-            path = pending.pop(0)
-            stem = os.path.splitext(os.path.basename(path))[0]
-            out = os.path.join(out_dir, stem)
+            function, args = pending.pop(0)
             pid = os.fork()
             if pid == 0:
                 try:
@@ -207,13 +204,24 @@ def main():
                     sys.stderr = open(os.devnull, "w")
                     os.dup2(sys.stdout.fileno(), 1)
                     os.dup2(sys.stderr.fileno(), 2)
-                    signal.alarm(TIMEOUT)
-                    run_one(path, out, seed)
+                    signal.alarm(limit)
+                    function(*args)
                 finally:
                     os._exit(0)
-            running[pid] = out
+            running.add(pid)
         pid, _ = os.wait()
-        running.pop(pid, None)
+        running.discard(pid)
+
+
+def main():
+    out_dir, seed, files = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    import dace  # noqa: F401 - imported once, before the children fork
+
+    jobs = []
+    for path in files:
+        stem = os.path.splitext(os.path.basename(path))[0]
+        jobs.append((run_one, (path, os.path.join(out_dir, stem), seed)))
+    in_children(jobs)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,103 @@
+//! NumPy-style programs of the kind DaCe's users write (`numpy/*.py`, each
+//! with its own NumPy reference), written by DaCe 1.0.2 as `.sdfg` files
+//! both simplified and not: `sdfg-run` computes DaCe's numbers on both
+//! forms, with every memlet access checked against its container's bounds.
+//!
+//! The programs are grouped by the mechanism they exercise, each with
+//! several programs: bitwise operators on inter-state edges (CRCs, bit
+//! reversal, xorshift, ...), symbols a program defines itself (scalars DaCe
+//! promotes to symbols, loop counters, histogram bins), symbolic integer
+//! powers in sizes and ranges (radix-R reductions, Walsh-Hadamard), strided
+//! column slices of shrinking length into `np.dot` (trmm), and an NHWC
+//! convolution with a bias, ReLU and max pooling.
+
+use crate::execute::{compare, run_case, Outcome};
+use crate::import::dace_python;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[test]
+fn numpy_programs_compute_what_dace_computes() {
+    let Some(python) = dace_python() else {
+        return;
+    };
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration/numpy"))
+            .expect("the numpy programs")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "py"))
+            .collect();
+    files.sort();
+    let work = std::env::temp_dir().join(format!("sdfg-numpy-runs-{}", std::process::id()));
+    std::fs::create_dir_all(&work).expect("a temporary directory");
+    for (name, text) in [
+        ("dace_run.py", include_str!("python/dace_run.py")),
+        (
+            "numpy_programs.py",
+            include_str!("python/numpy_programs.py"),
+        ),
+    ] {
+        std::fs::write(work.join(name), text).expect("writable");
+    }
+    // DaCe writes the SDFGs it rejects to `_dacegraphs/` in the current
+    // directory.
+    let status = Command::new(&python)
+        .current_dir(&work)
+        .arg(work.join("numpy_programs.py"))
+        .arg(&work)
+        .args(&files)
+        .status()
+        .expect("python runs");
+    assert!(status.success(), "numpy_programs.py failed");
+    let (mut passed, mut compared, mut bad) = (0, 0, Vec::new());
+    for file in &files {
+        let stem = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        for form in ["", ".nosimplify"] {
+            let name = format!("{stem}{form}");
+            let case = work.join(&name);
+            let read = |what: &str| {
+                std::fs::read_to_string(case.join(what))
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string()
+            };
+            let verdict = read("status");
+            if verdict != "ok" {
+                println!("  {name}: not compared, DaCe fails: {verdict}");
+                continue;
+            }
+            let numpy = read("numpy");
+            if numpy != "ok" {
+                println!("  {name}: {numpy}");
+            }
+            compared += 1;
+            let outcome = match run_case(&case.join("program.sdfg"), &case) {
+                Ok(()) => compare(&case, "dace"),
+                Err(outcome) => outcome,
+            };
+            match outcome {
+                Outcome::Pass => passed += 1,
+                Outcome::Mismatch(m) => bad.push(format!("{name}: wrong numbers: {m}")),
+                Outcome::Diagnostic(d) => bad.push(format!("{name}: {d}")),
+                Outcome::Crash(c) => bad.push(format!("{name}: crash: {c}")),
+                Outcome::Nothing => bad.push(format!("{name}: writes no array")),
+            }
+        }
+    }
+    println!(
+        "sdfg-run matches DaCe 1.0.2 on {passed} of {compared} NumPy-style program files ({} programs, simplified and not)",
+        files.len()
+    );
+    for line in &bad {
+        println!("  {line}");
+    }
+    assert!(compared > 0, "DaCe ran none of the programs");
+    assert!(
+        bad.is_empty(),
+        "programs that do not compute DaCe's numbers: {bad:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&work);
+}
