@@ -663,10 +663,12 @@ pub(super) fn defined_symbols(sdfg: Op<'_>) -> BTreeSet<String> {
                     finish(s);
                     s.free.clone()
                 }
-                _ => {
+                "sdfg.region" | "sdfg.call_region" => {
                     region(block, s);
                     s.free.clone()
                 }
+                // Break, continue and return read nothing.
+                _ => BTreeSet::new(),
             };
             for edge in edges
                 .iter()
