@@ -248,3 +248,46 @@ pub fn control_flow_graph(owner: Op<'_>) -> ControlFlowGraph<'_> {
     }
     graph
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::Module;
+    use sdfg_dialect::ir::Op;
+
+    #[test]
+    fn projects_state_machine_and_dataflow_graphs() {
+        let context = sdfg_dialect::create_context();
+        let laplace = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/laplace.mlir"
+        ))
+        .expect("the example exists");
+        let module = Module::parse(&context, &laplace).expect("laplace parses");
+        // SAFETY: the module outlives every handle taken from it in this test.
+        let root = unsafe { Op::from_raw(module.as_operation().to_raw()) }.expect("a module op");
+        let sdfg = root.region_ops(0)[0];
+        let cfg = control_flow_graph(sdfg);
+        assert_eq!(cfg.node_count(), 4, "init, guard, body and end states");
+        assert_eq!(cfg.edge_count(), 4);
+        let body = sdfg
+            .region_ops(0)
+            .into_iter()
+            .find(|op| op.symbol_name() == Some("for_7_MapState"))
+            .expect("the map state");
+        let graph = dataflow_graph(body);
+        let count = |kind| graph.node_weights().filter(|n| n.kind == kind).count();
+        assert_eq!(count(NodeKind::MapEntry), 1);
+        assert_eq!(count(NodeKind::MapExit), 1);
+        assert_eq!(count(NodeKind::Tasklet), 4);
+        assert_eq!(
+            count(NodeKind::Access),
+            5,
+            "A twice and three scalar transients"
+        );
+        assert!(
+            petgraph::algo::toposort(&graph, None).is_ok(),
+            "a state is acyclic"
+        );
+    }
+}

@@ -93,3 +93,34 @@ pub fn passes_markdown() -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pass, pipeline and translation has its own name and a summary,
+    /// and the generated documentation lists each of them.
+    #[test]
+    fn every_registration_is_named_once_and_documented() {
+        let names: Vec<&str> = PASSES
+            .iter()
+            .map(|p| p.argument)
+            .chain(PIPELINES.iter().map(|p| p.argument))
+            .chain(TRANSLATIONS_FROM_MLIR.iter().map(|t| t.name))
+            .chain(TRANSLATIONS_TO_MLIR.iter().map(|t| t.name))
+            .collect();
+        let unique: std::collections::BTreeSet<&str> = names.iter().copied().collect();
+        assert_eq!(unique.len(), names.len(), "duplicate names in {names:?}");
+        let summaries = PASSES
+            .iter()
+            .map(|p| p.summary)
+            .chain(PIPELINES.iter().map(|p| p.summary))
+            .chain(TRANSLATIONS_FROM_MLIR.iter().map(|t| t.summary))
+            .chain(TRANSLATIONS_TO_MLIR.iter().map(|t| t.summary));
+        assert!(summaries.into_iter().all(|s| !s.trim().is_empty()));
+        let doc = passes_markdown();
+        for name in names {
+            assert!(doc.contains(&format!("`{name}`")) || doc.contains(&format!("`--{name}`")));
+        }
+    }
+}

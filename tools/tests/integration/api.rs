@@ -1,8 +1,7 @@
-//! The Rust API of the dialect on a real program: containers, memlets,
-//! dataflow edges and the petgraph views.
+//! The Rust API of the dialect on a real program: containers, memlets and
+//! dataflow edges (the petgraph views are tested in `sdfg-analysis`).
 
 use melior::ir::Module;
-use sdfg_analysis::graph::{control_flow_graph, dataflow_graph, NodeKind};
 use sdfg_dialect::{
     container_name, incoming_edges, ir::Op, underlying_container, Container, ContainerKind,
     EdgeRole, Schedule, Storage, Wcr, WcrKind,
@@ -69,35 +68,4 @@ fn reads_containers_memlets_and_edges_of_spmv() {
     assert_eq!(memlet.subset, "0:H");
     assert!(matches!(memlet.wcr, Wcr::Custom(ref lambda) if lambda.contains("a + b")));
     assert_eq!(WcrKind::from_name("sum").map(|k| k.name()), Some("sum"));
-}
-
-#[test]
-fn projects_state_machine_and_dataflow_graphs() {
-    let context = sdfg_dialect::create_context();
-    let module = Module::parse(&context, &example("laplace.mlir")).expect("laplace parses");
-    // SAFETY: the module outlives every handle taken from it in this test.
-    let root = unsafe { Op::from_raw(module.as_operation().to_raw()) }.expect("a module op");
-    let sdfg = root.region_ops(0)[0];
-    let cfg = control_flow_graph(sdfg);
-    assert_eq!(cfg.node_count(), 4, "init, guard, body and end states");
-    assert_eq!(cfg.edge_count(), 4);
-    let body = sdfg
-        .region_ops(0)
-        .into_iter()
-        .find(|op| op.symbol_name() == Some("for_7_MapState"))
-        .expect("the map state");
-    let graph = dataflow_graph(body);
-    let count = |kind| graph.node_weights().filter(|n| n.kind == kind).count();
-    assert_eq!(count(NodeKind::MapEntry), 1);
-    assert_eq!(count(NodeKind::MapExit), 1);
-    assert_eq!(count(NodeKind::Tasklet), 4);
-    assert_eq!(
-        count(NodeKind::Access),
-        5,
-        "A twice and three scalar transients"
-    );
-    assert!(
-        petgraph::algo::toposort(&graph, None).is_ok(),
-        "a state is acyclic"
-    );
 }

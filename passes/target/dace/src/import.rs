@@ -2644,3 +2644,29 @@ fn squeezed_shape(subset: &dace::Subset) -> Option<Vec<Option<u64>>> {
             .collect(),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// DaCe's start block is the one block without in-edges when there is
+    /// exactly one, whatever `start_block` says: the file records block 0
+    /// (`end`), which `begin` leads to, as DaCe's simplification leaves it.
+    #[test]
+    fn a_region_starts_at_its_only_source_block() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../test/Target/DaCe/Inputs/stale-start-block.sdfg"
+        );
+        let bytes = std::fs::read(path).expect("the test input exists");
+        let text = import_bytes(&bytes).expect("the file imports");
+        let (begin, end) = (
+            text.find(r#"sdfg.state @"begin""#),
+            text.find(r#"sdfg.state @"end""#),
+        );
+        assert!(
+            begin.is_some() && begin < end,
+            "begin is printed first:\n{text}"
+        );
+    }
+}

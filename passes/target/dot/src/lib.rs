@@ -237,3 +237,31 @@ pub static TRANSLATION: TranslationFromMlir = TranslationFromMlir {
     summary: "Draw SDFGs (state machines and dataflow graphs) as Graphviz DOT",
     translate,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::Module;
+
+    /// Laplace's drawing has one digraph, its four states as clusters, and
+    /// DaCe's node shapes for the map entry and the four tasklets.
+    #[test]
+    fn draws_states_as_clusters_with_dace_shapes() {
+        let context = sdfg_dialect::create_context();
+        let laplace = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../examples/laplace.mlir"
+        ))
+        .expect("the example exists");
+        let module = Module::parse(&context, &laplace).expect("laplace parses");
+        // SAFETY: the module outlives every handle taken from it in this test.
+        let root = unsafe { Op::from_raw(module.as_operation().to_raw()) }.expect("a module op");
+        let mut out = Vec::new();
+        assert_eq!(sdfg_to_dot(root, &mut out).expect("writes"), 1);
+        let dot = String::from_utf8(out).expect("UTF-8");
+        assert_eq!(dot.matches("digraph").count(), 1);
+        assert_eq!(dot.matches("subgraph \"cluster_").count(), 4, "{dot}");
+        assert!(dot.contains(r#"[shape=trapezium, label="map laplace_8[i=1:N-1]"]"#));
+        assert_eq!(dot.matches("shape=octagon").count(), 4, "{dot}");
+    }
+}
