@@ -71,7 +71,8 @@ impl BitOp {
                 let shifted = a.checked_shl(u32::try_from(b).ok().filter(|b| *b < 127)?)?;
                 (shifted >> b == a).then_some(shifted)
             }
-            BitOp::Shr => Some(a >> u32::try_from(b).ok()?.min(127)),
+            // Past 127 bits every i128 shifts to 0 or -1, as in Python.
+            BitOp::Shr => (b >= 0).then(|| a >> b.min(127)),
         }
     }
 }

@@ -463,6 +463,8 @@ fn bitwise_operators_follow_python_on_integers() {
     assert_eq!(p("x ^ -1 & x"), p("x ^ (-1 & x)"));
     assert_eq!(p("6 & 3 | 8"), Expr::int(10));
     assert_eq!(p("-7 >> 1"), Expr::int(-4));
+    assert_eq!(p("5 >> 200"), Expr::int(0));
+    assert_eq!(p("-5 >> 200"), Expr::int(-1));
     assert_eq!(p("1 << 62").as_int(), Some(1 << 62));
     assert!(p("1 << 63").is_undefined());
     assert!(p("x << -1").is_undefined());
