@@ -145,6 +145,8 @@ impl Ty {
             "float16" => Ty::Float(16),
             "float32" => Ty::Float(32),
             "float64" | "float" | "double" => Ty::Float(64),
+            "complex64" => Ty::Complex(32),
+            "complex128" | "complex" => Ty::Complex(64),
             _ => return None,
         })
     }
@@ -1438,6 +1440,18 @@ impl Translator<'_> {
                 ast::Constant::Int(n) => literal(n),
                 ast::Constant::Float(x) => Ok(V::Const(Num::Float(*x), Some(Ty::Float(64)))),
                 ast::Constant::Bool(b) => Ok(V::Const(Num::Int(i64::from(*b)), Some(Ty::Bool))),
+                // Python's imaginary literal `2.5j` is a complex128.
+                ast::Constant::Complex { real, imag } => {
+                    let (re, im) = (
+                        float_text(*real, Ty::Float(64)),
+                        float_text(*imag, Ty::Float(64)),
+                    );
+                    let ty = Ty::Complex(64);
+                    Ok(self.emit(
+                        ty,
+                        format!("complex.constant [{re} : f64, {im} : f64] : {}", ty.mlir()),
+                    ))
+                }
                 _ => Err("unsupported constant".into()),
             },
             ast::Expr::Name(name) => self.name(name.id.as_str()),
@@ -1605,6 +1619,8 @@ impl Translator<'_> {
                 O::Sub => "sub",
                 O::Mult => "mul",
                 O::Div => "div",
+                // `std::pow` on a complex base or exponent.
+                O::Pow => "pow",
                 _ => return Err("an operator on complex numbers that cannot be translated".into()),
             };
             let a = self.convert(&lhs, ty)?;
@@ -1708,6 +1724,11 @@ impl Translator<'_> {
     /// `a ** b`: integer powers of integers are `math.ipowi`, integer
     /// powers of floats `math.fpowi`, the rest `math.powf`.
     fn power(&mut self, base: V, exponent: V) -> Result<V> {
+        if [base.ty(), exponent.ty()].contains(&Some(Ty::Complex(64)))
+            || [base.ty(), exponent.ty()].contains(&Some(Ty::Complex(32)))
+        {
+            return self.binary(&ast::Operator::Pow, base, exponent);
+        }
         match (base.ty(), exponent.ty()) {
             (Some(Ty::Float(bits)), None | Some(Ty::Int(_))) => {
                 let exponent_ty = exponent.ty().unwrap_or(Ty::Int(32));
@@ -1756,6 +1777,21 @@ impl Translator<'_> {
 
     fn compare(&mut self, op: &ast::CmpOp, lhs: &V, rhs: &V) -> Result<String> {
         use ast::CmpOp as C;
+        if let Some(ty @ Ty::Complex(_)) = [lhs.ty(), rhs.ty()]
+            .into_iter()
+            .flatten()
+            .find(|t| matches!(t, Ty::Complex(_)))
+        {
+            // `std::complex` has == and != only.
+            let name = match op {
+                C::Eq => "eq",
+                C::NotEq => "neq",
+                _ => return Err("an ordering comparison of complex numbers".into()),
+            };
+            let a = self.convert(lhs, ty)?;
+            let b = self.convert(rhs, ty)?;
+            return Ok(self.emit_op(format!("complex.{name} {a}, {b} : {}", ty.mlir())));
+        }
         let ty = unify(lhs.ty(), rhs.ty());
         let float = ty.is_float();
         let predicate = match (op, float) {
@@ -1787,6 +1823,19 @@ impl Translator<'_> {
         if !call.keywords.is_empty() {
             return Err("keyword arguments".into());
         }
+        // `decltype(name)(value)`: C++'s conversion to the type of a
+        // connector, which DaCe writes into Python code (`np.arange`).
+        if let ast::Expr::Call(inner) = call.func.as_ref() {
+            if let (Some("decltype"), [ast::Expr::Name(name)], [value]) = (
+                dotted(&inner.func).as_deref(),
+                inner.args.as_slice(),
+                call.args.as_slice(),
+            ) {
+                let ty = self.type_of(name.id.as_str())?;
+                let value = self.expr(value)?;
+                return self.cast(&value, ty);
+            }
+        }
         let path = dotted(&call.func).ok_or("call of something other than a function name")?;
         let function = path
             .strip_prefix("math.")
@@ -1815,6 +1864,26 @@ impl Translator<'_> {
         }
         if let Some(op) = float_function(function) {
             arity(1)?;
+            if let Some(ty @ Ty::Complex(_)) = args[0].ty() {
+                // `std::exp`, `std::sqrt`, ... of a complex number.
+                if !matches!(
+                    op,
+                    "exp"
+                        | "log"
+                        | "sqrt"
+                        | "sin"
+                        | "cos"
+                        | "tan"
+                        | "tanh"
+                        | "expm1"
+                        | "log1p"
+                        | "rsqrt"
+                ) {
+                    return Err(format!("{path} of a complex number"));
+                }
+                let a = self.convert(&args[0], ty)?;
+                return Ok(self.emit(ty, format!("complex.{op} {a} : {}", ty.mlir())));
+            }
             let (name, ty) = self.as_float(&args[0])?;
             return Ok(self.emit(ty, format!("math.{op} {name} : {}", ty.mlir())));
         }
@@ -1851,8 +1920,33 @@ impl Translator<'_> {
                 let result = self.compare(&op, &args[0], &args[1])?;
                 Ok(V::Ssa(result, Ty::Bool))
             }
+            "conj" | "conjugate" | "real" | "imag" => {
+                arity(1)?;
+                let Some(Ty::Complex(bits)) = args[0].ty() else {
+                    // A real number is its own conjugate and real part.
+                    return match function {
+                        "imag" => Ok(V::Const(Num::Float(0.0), args[0].ty())),
+                        _ => Ok(args[0].clone()),
+                    };
+                };
+                let ty = Ty::Complex(bits);
+                let a = self.convert(&args[0], ty)?;
+                Ok(match function {
+                    "real" => self.emit(Ty::Float(bits), format!("complex.re {a} : {}", ty.mlir())),
+                    "imag" => self.emit(Ty::Float(bits), format!("complex.im {a} : {}", ty.mlir())),
+                    _ => self.emit(ty, format!("complex.conj {a} : {}", ty.mlir())),
+                })
+            }
             "abs" | "fabs" | "absolute" => {
                 arity(1)?;
+                if let Some(Ty::Complex(bits)) = args[0].ty() {
+                    // `std::abs` of a complex number is its magnitude.
+                    let (a, ty) = (self.convert(&args[0], Ty::Complex(bits))?, Ty::Float(bits));
+                    return Ok(self.emit(
+                        ty,
+                        format!("complex.abs {a} : {}", Ty::Complex(bits).mlir()),
+                    ));
+                }
                 let ty = literal_type(args[0].ty());
                 let ty = if function == "fabs" && !ty.is_float() {
                     Ty::Float(64)
@@ -1891,8 +1985,32 @@ impl Translator<'_> {
         }
     }
 
+    /// The scalar type of a connector or a value the code assigned.
+    fn type_of(&self, name: &str) -> Result<Ty> {
+        let ty = match self.names.get(name) {
+            Some(Binding::Value(v)) => v.ty(),
+            Some(Binding::Array { element, .. } | Binding::Cell { element, .. }) => Some(*element),
+            Some(Binding::Stream { .. }) => None,
+            None => self
+                .signature
+                .outputs
+                .iter()
+                .find(|(output, _)| output == name)
+                .and_then(|(_, ty)| Ty::parse(ty)),
+        };
+        ty.ok_or_else(|| format!("decltype({name}) names no scalar connector"))
+    }
+
     /// An explicit conversion; literals become constants of the type.
     fn cast(&mut self, value: &V, ty: Ty) -> Result<V> {
+        if let (Ty::Complex(bits), V::Ssa(_, from)) = (ty, value) {
+            if !matches!(from, Ty::Complex(_)) {
+                // `std::complex<T>(x)`: x converted to T, imaginary part 0.
+                let re = self.convert(value, Ty::Float(bits))?;
+                let zero = self.constant(Num::Float(0.0), Ty::Float(bits));
+                return Ok(self.emit(ty, format!("complex.create {re}, {zero} : {}", ty.mlir())));
+            }
+        }
         match value {
             V::Const(n, _) => Ok(V::Const(n.cast(ty), Some(ty))),
             V::Ssa(..) => Ok(V::Ssa(self.convert(value, ty)?, ty)),
@@ -2129,13 +2247,63 @@ mod tests {
                 "%1 = complex.create %arg2, %0 : complex<f64>",
             ],
         );
+        // Imaginary literals and DaCe's complex casts, as DaCe writes the
+        // twiddle factors of an FFT.
+        translates_to(
+            "o = a * dace.complex128((- 6.5j))",
+            &sig,
+            &[
+                "%0 = complex.constant [0.0 : f64, 6.5 : f64] : complex<f64>",
+                "%1 = complex.constant [0.0 : f64, 0.0 : f64] : complex<f64>",
+                "%2 = complex.sub %1, %0 : complex<f64>",
+                "%3 = complex.mul %arg0, %2 : complex<f64>",
+            ],
+        );
+        translates_to(
+            "o = dace.complex128(2.0) * b",
+            &sig,
+            &["%0 = complex.constant [2.0 : f64, 0.0 : f64] : complex<f64>"],
+        );
+        translates_to(
+            "o = exp(a) + np.sqrt(b)",
+            &sig,
+            &[
+                "%0 = complex.exp %arg0 : complex<f64>",
+                "%1 = complex.sqrt %arg1 : complex<f64>",
+            ],
+        );
+        translates_to(
+            "o = decltype(o)(1) * a",
+            &sig,
+            &["%0 = complex.constant [1.0 : f64, 0.0 : f64] : complex<f64>"],
+        );
+        translates_to(
+            "o = conj(a) * real(b)",
+            &sig,
+            &[
+                "%0 = complex.conj %arg0 : complex<f64>",
+                "%1 = complex.re %arg1 : complex<f64>",
+            ],
+        );
+        translates_to(
+            "o = a ** b + abs(a)",
+            &sig,
+            &[
+                "%0 = complex.pow %arg0, %arg1 : complex<f64>",
+                "%1 = complex.abs %arg0 : complex<f64>",
+            ],
+        );
         refuses(
             &sig,
             &[
                 ("o = a + y", "a float32 is used as a complex128"),
                 ("o = a % b", "operator on complex numbers"),
+                (
+                    "o = a if a < b else b",
+                    "ordering comparison of complex numbers",
+                ),
                 ("o = a if a == b else b", "is used as a"),
-                ("o = math.sqrt(a)", "a complex128 is used as a float64"),
+                ("o = math.floor(a)", "math.floor of a complex number"),
             ],
         );
     }
