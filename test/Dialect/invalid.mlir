@@ -39,7 +39,7 @@ sdfg.sdfg @duplicate_args(%a: !sdfg.scalar<f64> as "A", %b: !sdfg.scalar<f64> as
 // -----
 
 // Symbols have integer, floating-point or callback types.
-// expected-error @+1 {{'sdfg.sdfg' op symbol "N" must have an integer, floating-point or callback type, got vector<2xf32>}}
+// expected-error @+1 {{'sdfg.sdfg' op symbol "N" must have an integer, floating-point, complex or callback type, got vector<2xf32>}}
 sdfg.sdfg @vector_symbol() symbols {N = vector<2xf32>} {
   sdfg.state @s {
   }
@@ -831,13 +831,13 @@ sdfg.sdfg @library_duplicate_output() {
 
 // -----
 
-// sdfg.sym yields an integer, an index or a float.
-sdfg.sdfg @sym_complex() {
+// sdfg.sym yields an integer, an index, a float or a complex number.
+sdfg.sdfg @sym_vector() {
   sdfg.state @s {
-    %t = sdfg.tasklet "t" outs("y" : complex<f64>) {
-      // expected-error @+1 {{'sdfg.sym' op result #0 must be signless integer or index or floating-point, but got 'complex<f64>'}}
-      %n = sdfg.sym "N" : complex<f64>
-      sdfg.yield %n : complex<f64>
+    %t = sdfg.tasklet "t" outs("y" : vector<2xf64>) {
+      // expected-error @+1 {{'sdfg.sym' op result #0 must be signless integer or index or floating-point or complex-type, but got 'vector<2xf64>'}}
+      %n = sdfg.sym "N" : vector<2xf64>
+      sdfg.yield %n : vector<2xf64>
     }
   }
 }

@@ -64,6 +64,7 @@ void mlir::sdfg::setSymbolicChecker(SymbolicChecker checker) {
 static StringRef kindName(SymbolicKind kind) {
   switch (kind) {
   case SymbolicKind::Expression:
+  case SymbolicKind::Value:
     return "expression";
   case SymbolicKind::Condition:
     return "condition";

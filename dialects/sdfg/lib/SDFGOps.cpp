@@ -468,11 +468,15 @@ LogicalResult SDFGOp::verify() {
   }
   for (NamedAttribute symbol : getSymbols()) {
     auto type = dyn_cast<TypeAttr>(symbol.getValue());
-    if (!type || !(type.getValue().isIntOrIndexOrFloat() ||
-                   isa<CallbackType>(type.getValue())))
+    auto complex =
+        type ? dyn_cast<ComplexType>(type.getValue()) : ComplexType();
+    if (!type ||
+        !(type.getValue().isIntOrIndexOrFloat() ||
+          (complex && isa<FloatType>(complex.getElementType())) ||
+          isa<CallbackType>(type.getValue())))
       return emitOpError() << "symbol \"" << symbol.getName().getValue()
-                           << "\" must have an integer, floating-point or "
-                              "callback type, got "
+                           << "\" must have an integer, floating-point, "
+                              "complex or callback type, got "
                            << symbol.getValue();
     if (names.contains(symbol.getName().getValue()))
       return emitOpError() << "symbol \"" << symbol.getName().getValue()
@@ -543,11 +547,13 @@ LogicalResult EdgeOp::verify() {
       failed(checkSymbolic(*this, "condition", *getCondition(),
                            SymbolicKind::Condition)))
     return failure();
+  // A value may be a condition: DaCe assigns comparisons to its `bool`
+  // symbols (`__tmp2 = (abs(s) > r)`), which are integers 0 and 1.
   if (ArrayAttr values = getAssignValuesAttr())
     for (Attribute value : values)
       if (failed(checkSymbolic(*this, "assignment",
                                cast<StringAttr>(value).getValue(),
-                               SymbolicKind::Expression)))
+                               SymbolicKind::Value)))
         return failure();
   return verifyNames(*this, "assigned symbol", getAssignNamesAttr(),
                      sizeOf(getAssignNames()));

@@ -283,6 +283,9 @@ pub enum SymbolicKind {
     Condition,
     /// A list of Python slices.
     Subset,
+    /// An integer expression or a condition (an inter-state assignment's
+    /// value).
+    Value,
 }
 
 /// Checks a symbolic string: `Ok(dimensions)` for subsets, `Ok(0)` for valid
@@ -315,6 +318,7 @@ unsafe extern "C" fn run_checker(
     let kind = match kind {
         1 => SymbolicKind::Condition,
         2 => SymbolicKind::Subset,
+        3 => SymbolicKind::Value,
         _ => SymbolicKind::Expression,
     };
     match catch_unwind(|| check(kind, text)) {

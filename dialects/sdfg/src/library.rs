@@ -41,6 +41,17 @@ pub fn logical_dims(
     })
 }
 
+/// Whether a library node of class `class_path` (DaCe's `classpath`) is one
+/// of the linear-algebra nodes DaCe implements only by calling LAPACK
+/// (`dace.libraries.linalg`'s `Cholesky`, `Solve` and `Inv`, which have no
+/// pure expansion): the lowering calls LAPACKE for them.
+pub fn calls_lapack(class_path: &str) -> bool {
+    matches!(
+        class_path.rsplit('.').next(),
+        Some("Cholesky" | "Solve" | "Inv")
+    )
+}
+
 /// The value of a numeric scalar property of a library node.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Scalar {

@@ -17,7 +17,7 @@ pub fn check(kind: SymbolicKind, text: &str) -> Result<usize, String> {
             }
             Ok(0)
         }
-        SymbolicKind::Condition => sdfg_symbolic::parse(text)
+        SymbolicKind::Condition | SymbolicKind::Value => sdfg_symbolic::parse(text)
             .map(|_| 0)
             .map_err(|e| e.to_string()),
         SymbolicKind::Subset => {
@@ -52,5 +52,8 @@ mod tests {
     fn conditions_are_not_sizes() {
         assert!(check(SymbolicKind::Expression, "N < 2").is_err());
         assert_eq!(check(SymbolicKind::Condition, "N < 2"), Ok(0));
+        // DaCe assigns conditions to its `bool` symbols.
+        assert_eq!(check(SymbolicKind::Value, "abs(s) > r"), Ok(0));
+        assert_eq!(check(SymbolicKind::Value, "N + 1"), Ok(0));
     }
 }

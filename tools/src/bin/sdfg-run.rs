@@ -137,12 +137,9 @@ fn run(args: Args) -> Result<(), String> {
     // bare symbol.
     let mut symbols: HashMap<String, i64> = HashMap::new();
     let mut floats: HashMap<String, f64> = HashMap::new();
+    let mut complexes: HashMap<String, (f64, f64)> = HashMap::new();
     let mut scalars: HashMap<String, f64> = HashMap::new();
-    let is_float_symbol = |name: &str| {
-        abi.symbols
-            .iter()
-            .any(|s| s.name == name && s.ty != SymbolType::Integer)
-    };
+    let symbol_type = |name: &str| abi.symbols.iter().find(|s| s.name == name).map(|s| s.ty);
     for (name, value) in &args.sets {
         let number = || -> Result<f64, String> {
             value
@@ -151,7 +148,12 @@ fn run(args: Args) -> Result<(), String> {
         };
         if abi.arguments.iter().any(|a| &a.name == name) {
             scalars.insert(name.clone(), number()?);
-        } else if is_float_symbol(name) {
+        } else if let Some(SymbolType::Complex64 | SymbolType::Complex128) = symbol_type(name) {
+            let z = execute::parse_complex(value).ok_or_else(|| {
+                format!("--set {name}: `{value}` is not a complex number (write it as Python does: 1.5-2j)")
+            })?;
+            complexes.insert(name.clone(), z);
+        } else if symbol_type(name).is_some_and(|t| t != SymbolType::Integer) {
             floats.insert(name.clone(), number()?);
         } else {
             let v: i64 = value
@@ -176,7 +178,10 @@ fn run(args: Args) -> Result<(), String> {
         arrays.insert(name.clone(), array);
     }
     for s in &abi.symbols {
-        if !symbols.contains_key(&s.name) && !floats.contains_key(&s.name) {
+        if !symbols.contains_key(&s.name)
+            && !floats.contains_key(&s.name)
+            && !complexes.contains_key(&s.name)
+        {
             return Err(format!(
                 "symbol `{0}` has no value: pass --set {0}=VALUE",
                 s.name
@@ -187,6 +192,7 @@ fn run(args: Args) -> Result<(), String> {
     let symbols = SymbolValues {
         ints: symbols,
         floats,
+        complexes,
     };
     for (i, (arg, buffer)) in abi.arguments.iter().zip(buffers.iter_mut()).enumerate() {
         if let Some(array) = arrays.get(&arg.name) {

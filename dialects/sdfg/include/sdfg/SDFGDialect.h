@@ -39,6 +39,9 @@ enum class SymbolicKind : int {
   Condition = 1,
   /// A comma-separated list of Python slices (memlet subsets, map ranges).
   Subset = 2,
+  /// An integer expression or a condition (the values of inter-state
+  /// assignments, which may set DaCe's `bool` symbols).
+  Value = 3,
 };
 
 /// Checks a symbolic string. Returns the number of dimensions for subsets,

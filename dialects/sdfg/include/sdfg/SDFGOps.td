@@ -40,7 +40,8 @@ def SDFG_SDFGOp : SDFG_Op<"sdfg", [Symbol, SymbolTable, IsolatedFromAbove,
     The top-level or nested SDFG. Its block arguments are the non-transient
     data containers in DaCe's argument order, each with its DaCe name;
     `symbols` declares the SDFG's symbols with their types (integers, or
-    floating point for DaCe's float symbols). The body
+    floating point or complex for DaCe's float symbols and the complex
+    scalars its simplification promotes to symbols). The body
     holds `sdfg.alloc` transients, control-flow blocks and `sdfg.edge`s; the
     first block is the start block.
 
@@ -707,8 +708,9 @@ def SDFG_SymOp : SDFG_Op<"sym", [Pure]> {
   let summary = "the value of a symbolic expression";
   let description = [{
     Materialises a symbolic expression over the SDFG's symbols (and map
-    parameters in scope) as an integer or index value, or as a float when
-    it reads floating-point symbols (`dace.symbol('m', dace.float64)`):
+    parameters in scope) as an integer or index value, or as a float or
+    complex number when it reads floating-point or complex symbols
+    (`dace.symbol('m', dace.float64)`):
     such an expression is computed as C++ computes it, not in SymPy's
     integer normal form.
 
@@ -717,10 +719,12 @@ def SDFG_SymOp : SDFG_Op<"sym", [Pure]> {
     ```mlir
     %n = sdfg.sym "N - 1" : i64
     %m = sdfg.sym "m" : f64
+    %z = sdfg.sym "z" : complex<f64>
     ```
   }];
   let arguments = (ins StrAttr:$expr);
-  let results = (outs AnyTypeOf<[AnySignlessIntegerOrIndex, AnyFloat]>:$result);
+  let results = (outs AnyTypeOf<[AnySignlessIntegerOrIndex, AnyFloat,
+                                 AnyComplex]>:$result);
   let assemblyFormat = "$expr attr-dict `:` type($result)";
   let hasVerifier = 1;
 }

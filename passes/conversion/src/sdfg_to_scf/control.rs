@@ -90,9 +90,10 @@ impl<'a> Function<'a, '_> {
                     .assign(format!("arith.index_cast {v} : i64 to index")))
             }
             SymbolType::Integer => self.emit_int(op, env, &expr),
-            SymbolType::Float32 | SymbolType::Float64 => {
-                self.python_expression(op, env, text, &expr, ty.mlir())
-            }
+            SymbolType::Float32
+            | SymbolType::Float64
+            | SymbolType::Complex64
+            | SymbolType::Complex128 => self.python_expression(op, env, text, &expr, ty.mlir()),
         }
     }
 

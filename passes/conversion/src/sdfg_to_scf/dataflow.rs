@@ -882,9 +882,9 @@ impl<'a> Function<'a, '_> {
                         ty: ty.clone(),
                         unsigned: false,
                     };
-                    let v = if float.is_float() {
-                        // A floating-point symbol (or an expression of one),
-                        // computed as C++ computes it.
+                    let v = if float.is_float() || float.is_complex() {
+                        // A floating-point or complex symbol (or an
+                        // expression of one), computed as C++ computes it.
                         let expr = parse_expr(op, text)?;
                         self.python_expression(op, env, text, &expr, &ty)?
                     } else {

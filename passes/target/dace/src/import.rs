@@ -1205,7 +1205,10 @@ impl Printer {
         let mut symbols: BTreeMap<&str, String> = BTreeMap::new();
         for (symbol, dtype) in &attrs.symbols {
             let ty = element_type(&format!("{path}.attributes.symbols.{symbol}"), dtype)?;
-            let scalar = ty.starts_with('i') || ty.starts_with("ui") || ty.starts_with('f');
+            let scalar = ty.starts_with('i')
+                || ty.starts_with("ui")
+                || ty.starts_with('f')
+                || ty.starts_with("complex<");
             if !scalar && !ty.starts_with("!sdfg.callback") {
                 return error(
                     &format!("{path}.attributes.symbols.{symbol}"),
@@ -1266,7 +1269,7 @@ impl Printer {
             .iter()
             .filter_map(|(name, ty)| {
                 let ty = match sdfg_tasklet::Ty::parse(ty)? {
-                    sdfg_tasklet::Ty::Float(bits) => sdfg_tasklet::Ty::Float(bits),
+                    ty @ (sdfg_tasklet::Ty::Float(_) | sdfg_tasklet::Ty::Complex(_)) => ty,
                     sdfg_tasklet::Ty::Int(_) | sdfg_tasklet::Ty::UInt(_) => {
                         sdfg_tasklet::Ty::Int(64)
                     }
