@@ -14,6 +14,7 @@ APT_PACKAGES=(
   cmake ninja-build libzstd-dev libz3-dev libxml2-dev zlib1g-dev
   g++ python3 python3-venv python3-numpy
   autoconf automake libtool libgmp-dev m4 pkg-config
+  libopenblas-dev liblapacke-dev
 )
 
 as_root() {

@@ -2,12 +2,12 @@
 
 // Library nodes the pass cannot expand are diagnostics on the node.
 
-sdfg.sdfg @inverse(%A: !sdfg.array<f64 ["4", "4"]> as "A", %B: !sdfg.array<f64 ["4", "4"]> as "B") {
+sdfg.sdfg @tensordot(%A: !sdfg.array<f64 ["4", "4"]> as "A", %B: !sdfg.array<f64 ["4", "4"]> as "B") {
   sdfg.state @s {
     %a = sdfg.access %A : !sdfg.array<f64 ["4", "4"]>
-    // expected-error @+1 {{library node `dace.libraries.linalg.nodes.inv.Inv` has no expansion}}
-    %i = sdfg.library "inv" "dace.libraries.linalg.nodes.inv.Inv"
-        ins("_ain" = %a["0:4, 0:4"] : !sdfg.array<f64 ["4", "4"]>) outs("_aout" : !sdfg.array<f64 ["4", "4"]>) properties {}
+    // expected-error @+1 {{library node `dace.libraries.linalg.nodes.tensordot.TensorDot` has no expansion}}
+    %i = sdfg.library "tensordot" "dace.libraries.linalg.nodes.tensordot.TensorDot"
+        ins("_left_tensor" = %a["0:4, 0:4"] : !sdfg.array<f64 ["4", "4"]>, "_right_tensor" = %a["0:4, 0:4"] : !sdfg.array<f64 ["4", "4"]>) outs("_out_tensor" : !sdfg.array<f64 ["4", "4"]>) properties {}
     %b = sdfg.access %B writes(%i["0:4, 0:4"] : !sdfg.array<f64 ["4", "4"]>) : !sdfg.array<f64 ["4", "4"]>
   }
 }

@@ -215,7 +215,10 @@ unsafe fn lower_and_jit(
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let omp = format!("{}/libomp.so", lib_dir());
-    load_globally(&omp)?;
+    load_globally(&omp, "the OpenMP runtime", "libomp-19-dev")?;
+    if calls_lapacke(module) {
+        load_globally(LAPACKE, "LAPACKE", "liblapacke-dev")?;
+    }
     // MLIR's C API reads the library paths as C strings: the reference
     // covers the path, and the NUL after it ends it.
     let omp_c = format!("{omp}\0");
@@ -250,18 +253,30 @@ extern "C" {
     fn dlopen(filename: *const std::ffi::c_char, flag: std::ffi::c_int) -> *mut c_void;
 }
 
-/// Loads a shared library into the process with its symbols visible to
-/// the JIT's process-wide symbol search (OpenMP's `__kmpc_*`).
-fn load_globally(path: &str) -> Result<(), String> {
+/// Debian's LAPACKE (package `liblapacke`), which the lowering of DaCe's
+/// `Cholesky`, `Solve` and `Inv` nodes calls.
+const LAPACKE: &str = "liblapacke.so.3";
+
+/// Whether the lowered module declares a LAPACKE function.
+unsafe fn calls_lapacke(module: MlirModule) -> bool {
+    Op::from_raw(mlirModuleGetOperation(module)).is_some_and(|m| {
+        m.region_ops(0)
+            .into_iter()
+            .any(|f| f.symbol_name().is_some_and(|n| n.starts_with("LAPACKE_")))
+    })
+}
+
+/// Loads a shared library (`what`, from Debian package `package`) into the
+/// process with its symbols visible to the JIT's process-wide symbol
+/// search (OpenMP's `__kmpc_*`, LAPACKE's functions).
+fn load_globally(path: &str, what: &str, package: &str) -> Result<(), String> {
     const RTLD_NOW: std::ffi::c_int = 2;
     const RTLD_GLOBAL: std::ffi::c_int = 0x100;
     let c = std::ffi::CString::new(path).map_err(|_| "bad library path".to_string())?;
     // SAFETY: a NUL-terminated path; the handle is kept for the process.
     let handle = unsafe { dlopen(c.as_ptr(), RTLD_NOW | RTLD_GLOBAL) };
     if handle.is_null() {
-        return Err(format!(
-            "cannot load the OpenMP runtime {path} (install libomp-19-dev)"
-        ));
+        return Err(format!("cannot load {what} ({path}): install {package}"));
     }
     Ok(())
 }
@@ -473,6 +488,38 @@ pub struct SymbolValues {
     pub ints: HashMap<String, i64>,
     /// DaCe's floating-point symbols.
     pub floats: HashMap<String, f64>,
+    /// DaCe's complex symbols: (real, imaginary).
+    pub complexes: HashMap<String, (f64, f64)>,
+}
+
+/// A complex number as Python writes one (`2`, `-1.5j`, `(1+2j)`,
+/// `1e-3-4j`): its real and imaginary parts.
+pub fn parse_complex(text: &str) -> Option<(f64, f64)> {
+    let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let t = t
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or(&t);
+    let Some(body) = t.strip_suffix('j') else {
+        return Some((t.parse().ok()?, 0.0));
+    };
+    // The imaginary part starts at the last sign that is neither the
+    // first character nor an exponent's.
+    let bytes = body.as_bytes();
+    let split = (1..bytes.len())
+        .rev()
+        .find(|&i| matches!(bytes[i], b'+' | b'-') && !matches!(bytes[i - 1], b'e' | b'E'));
+    let imaginary = |s: &str| -> Option<f64> {
+        match s {
+            "" | "+" => Some(1.0),
+            "-" => Some(-1.0),
+            _ => s.parse().ok(),
+        }
+    };
+    match split {
+        Some(i) => Some((body[..i].parse().ok()?, imaginary(&body[i..])?)),
+        None => Some((0.0, imaginary(body)?)),
+    }
 }
 
 impl SymbolValues {
@@ -481,6 +528,7 @@ impl SymbolValues {
         SymbolValues {
             ints,
             floats: HashMap::new(),
+            complexes: HashMap::new(),
         }
     }
 }
@@ -514,25 +562,34 @@ impl Program {
             .map(|d| &mut **d as *mut Descriptor)
             .collect();
         // Each symbol's value in the bytes of its C type (`int64_t`,
-        // `float` or `double`), from the start of its slot.
-        let mut values: Vec<[u8; 8]> = Vec::new();
+        // `float`, `double`, or two of them for a complex number), from the
+        // start of its slot.
+        let mut values: Vec<[u8; 16]> = Vec::new();
         for s in &self.abi.symbols {
             let missing = || format!("symbol `{}` has no value", s.name);
-            let mut slot = [0u8; 8];
+            let mut slot = [0u8; 16];
             match s.ty {
                 SymbolType::Integer => {
-                    slot = symbols.ints.get(&s.name).ok_or_else(missing)?.to_ne_bytes();
+                    let v = symbols.ints.get(&s.name).ok_or_else(missing)?;
+                    slot[..8].copy_from_slice(&v.to_ne_bytes());
                 }
                 SymbolType::Float64 => {
-                    slot = symbols
-                        .floats
-                        .get(&s.name)
-                        .ok_or_else(missing)?
-                        .to_ne_bytes();
+                    let v = symbols.floats.get(&s.name).ok_or_else(missing)?;
+                    slot[..8].copy_from_slice(&v.to_ne_bytes());
                 }
                 SymbolType::Float32 => {
                     let v = *symbols.floats.get(&s.name).ok_or_else(missing)? as f32;
                     slot[..4].copy_from_slice(&v.to_ne_bytes());
+                }
+                SymbolType::Complex128 => {
+                    let (re, im) = *symbols.complexes.get(&s.name).ok_or_else(missing)?;
+                    slot[..8].copy_from_slice(&re.to_ne_bytes());
+                    slot[8..].copy_from_slice(&im.to_ne_bytes());
+                }
+                SymbolType::Complex64 => {
+                    let (re, im) = *symbols.complexes.get(&s.name).ok_or_else(missing)?;
+                    slot[..4].copy_from_slice(&(re as f32).to_ne_bytes());
+                    slot[4..8].copy_from_slice(&(im as f32).to_ne_bytes());
                 }
             }
             values.push(slot);
@@ -556,5 +613,27 @@ impl Program {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_complex;
+
+    #[test]
+    fn complex_numbers_are_read_as_python_writes_them() {
+        for (text, z) in [
+            ("2", (2.0, 0.0)),
+            ("-1.5j", (0.0, -1.5)),
+            ("(1+2j)", (1.0, 2.0)),
+            ("1e-3-4j", (1e-3, -4.0)),
+            ("-2.5e+1+1e2j", (-25.0, 100.0)),
+            ("3 - j", (3.0, -1.0)),
+        ] {
+            assert_eq!(parse_complex(text), Some(z), "{text}");
+        }
+        for bad in ["", "j2", "1+2i", "(1+2j"] {
+            assert_eq!(parse_complex(bad), None, "{bad}");
+        }
     }
 }

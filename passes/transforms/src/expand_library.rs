@@ -18,9 +18,10 @@
 //! The nested SDFG's arguments are the node's connectors (a `Reduce`'s
 //! unnamed ones become `_in` and `_out`), typed as the subsets of the data
 //! they connect to, with that data's strides, and its symbols are the free
-//! symbols of those shapes and strides, mapped to themselves. Nodes of
-//! other classes, tiled subsets and complex or vector elements are
-//! diagnostics.
+//! symbols of those shapes and strides, mapped to themselves. DaCe's
+//! `Cholesky`, `Solve` and `Inv` stay: DaCe has no pure expansion of them,
+//! and the lowering calls LAPACK for them. Nodes of other classes, tiled
+//! subsets and complex or vector elements are diagnostics.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
@@ -29,7 +30,7 @@ use mlir_sys::*;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{string_ref, type_to_string, Op, Val};
 use sdfg_dialect::layout::{layout, Layout};
-use sdfg_dialect::library::{logical_dims, Properties, Scalar};
+use sdfg_dialect::library::{calls_lapack, logical_dims, Properties, Scalar};
 use sdfg_dialect::{declared_symbols, incoming_edges, EdgeRole};
 use sdfg_symbolic::{parse_subset, Expr, Subset};
 use sdfg_tasklet::{float_text, Ty};
@@ -61,7 +62,9 @@ impl RustPass for ExpandLibraryNodes {
         let nodes: Vec<Op> = module
             .descendants()
             .into_iter()
-            .filter(|o| o.is("sdfg.library"))
+            .filter(|o| {
+                o.is("sdfg.library") && !calls_lapack(o.str_attr("class_path").unwrap_or_default())
+            })
             .collect();
         for (k, node) in nodes.into_iter().enumerate() {
             let text = match expansion(node, k) {

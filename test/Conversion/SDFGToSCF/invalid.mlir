@@ -51,10 +51,10 @@ sdfg.sdfg @custom_wcr(%A: !sdfg.array<f64 ["4"]> as "A") {
 sdfg.sdfg @unknown_library(%A: !sdfg.array<f64 ["4", "4"]> as "A", %B: !sdfg.array<f64 ["4", "4"]> as "B") {
   sdfg.state @s {
     %a = sdfg.access %A : !sdfg.array<f64 ["4", "4"]>
-    // expected-error @+1 {{library node `dace.libraries.linalg.nodes.inv.Inv` has no lowering}}
-    %i = sdfg.library "inv" "dace.libraries.linalg.nodes.inv.Inv"
-        ins("_ain" = %a["0:4, 0:4"] : !sdfg.array<f64 ["4", "4"]>)
-        outs("_aout" : !sdfg.array<f64 ["4", "4"]>) properties {}
+    // expected-error @+1 {{library node `dace.libraries.linalg.nodes.tensordot.TensorDot` has no lowering}}
+    %i = sdfg.library "tensordot" "dace.libraries.linalg.nodes.tensordot.TensorDot"
+        ins("_left_tensor" = %a["0:4, 0:4"] : !sdfg.array<f64 ["4", "4"]>, "_right_tensor" = %a["0:4, 0:4"] : !sdfg.array<f64 ["4", "4"]>)
+        outs("_out_tensor" : !sdfg.array<f64 ["4", "4"]>) properties {}
     %b = sdfg.access %B writes(%i["0:4, 0:4"] : !sdfg.array<f64 ["4", "4"]>) : !sdfg.array<f64 ["4", "4"]>
   }
 }
@@ -201,15 +201,42 @@ sdfg.sdfg @gemv_symbolic_beta(%A: !sdfg.array<f64 ["4", "4"]> as "A", %x: !sdfg.
 
 // -----
 
-// Library nodes compute on integers and floats.
-sdfg.sdfg @complex_transpose(%A: !sdfg.array<complex<f64> ["2", "3"]> as "A", %B: !sdfg.array<complex<f64> ["3", "2"]> as "B") {
+// Complex numbers have sums and products, not maxima.
+sdfg.sdfg @complex_reduce(%A: !sdfg.array<complex<f64> ["2", "3"]> as "A", %B: !sdfg.array<complex<f64> ["3"]> as "B") {
   sdfg.state @s {
     %a = sdfg.access %A : !sdfg.array<complex<f64> ["2", "3"]>
-    // expected-error @+1 {{library node `Transpose` on `A` of complex<f64> elements cannot be lowered yet}}
-    %t = sdfg.library "transpose" "dace.libraries.standard.nodes.transpose.Transpose"
-        ins("_inp" = %a["0:2, 0:3"] : !sdfg.array<complex<f64> ["2", "3"]>)
-        outs("_out" : !sdfg.array<complex<f64> ["3", "2"]>) properties {}
-    %b = sdfg.access %B writes(%t["0:3, 0:2"] : !sdfg.array<complex<f64> ["3", "2"]>) : !sdfg.array<complex<f64> ["3", "2"]>
+    // expected-error @+1 {{reduction `lambda a, b: max(a, b)` of `A` is not a sum or a product, the reductions complex numbers have}}
+    %t = sdfg.library "reduce" "dace.libraries.standard.nodes.reduce.Reduce"
+        ins("" = %a["0:2, 0:3"] : !sdfg.array<complex<f64> ["2", "3"]>)
+        outs("" : !sdfg.array<complex<f64> ["3"]>) properties {axes = "[0]", wcr = "lambda a, b: max(a, b)"}
+    %b = sdfg.access %B writes(%t["0:3"] : !sdfg.array<complex<f64> ["3"]>) : !sdfg.array<complex<f64> ["3"]>
+  }
+}
+
+// -----
+
+// LAPACK computes on one float or complex type.
+sdfg.sdfg @lapack_integers(%A: !sdfg.array<i32 ["4", "4"]> as "A", %B: !sdfg.array<i32 ["4", "4"]> as "B") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<i32 ["4", "4"]>
+    // expected-error @+1 {{`A` holds i32 elements; LAPACK computes on f32, f64, complex<f32> and complex<f64>}}
+    %i = sdfg.library "inv" "dace.libraries.linalg.nodes.inv.Inv"
+        ins("_ain" = %a["0:4, 0:4"] : !sdfg.array<i32 ["4", "4"]>)
+        outs("_aout" : !sdfg.array<i32 ["4", "4"]>) properties {}
+    %b = sdfg.access %B writes(%i["0:4, 0:4"] : !sdfg.array<i32 ["4", "4"]>) : !sdfg.array<i32 ["4", "4"]>
+  }
+}
+
+// -----
+
+sdfg.sdfg @lapack_mixed(%A: !sdfg.array<f64 ["4", "4"]> as "A", %B: !sdfg.array<f32 ["4", "4"]> as "B") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4", "4"]>
+    // expected-error @+1 {{operands `A` (f64) and `B` (f32) differ in element type; LAPACK computes on one}}
+    %i = sdfg.library "cholesky" "dace.libraries.linalg.nodes.cholesky.Cholesky"
+        ins("_a" = %a["0:4, 0:4"] : !sdfg.array<f64 ["4", "4"]>)
+        outs("_b" : !sdfg.array<f32 ["4", "4"]>) properties {}
+    %b = sdfg.access %B writes(%i["0:4, 0:4"] : !sdfg.array<f32 ["4", "4"]>) : !sdfg.array<f32 ["4", "4"]>
   }
 }
 

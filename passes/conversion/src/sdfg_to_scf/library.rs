@@ -15,8 +15,10 @@
 //!
 //! Outer dimensions of the result run in parallel (`scf.parallel`) when the
 //! node is not already inside a parallel loop; the accumulation runs
-//! sequentially inside, so no atomics are needed. Complex element types
-//! and other library nodes are diagnostics.
+//! sequentially inside, so no atomics are needed. They also compute on
+//! complex numbers (without conjugation, as `np.dot` and DaCe's
+//! expansions; a complex `Reduce` sums or multiplies). `Cholesky`, `Solve` and `Inv` call LAPACK (`lapack.rs`);
+//! other library nodes and vector elements are diagnostics.
 
 use std::collections::HashMap;
 
@@ -27,15 +29,15 @@ use sdfg_symbolic::{Expr, Subset};
 use super::types::{Data, Elem};
 use super::wcr::Reduction;
 use super::{fail, parse_memlet_subset, range_index, Failure, Function, Lowered, Result};
-use sdfg_dialect::library::{logical_dims, Properties, Scalar};
+use sdfg_dialect::library::{calls_lapack, logical_dims, Properties, Scalar};
 use sdfg_tasklet::{float_text, Ty};
 
 /// One operand of a library node: its data and the subset the memlet
 /// selects, seen as an array of the subset's non-unit dimensions (or of all
 /// of them when the node wants that many).
 #[derive(Clone)]
-struct Operand {
-    data: Data,
+pub(super) struct Operand {
+    pub(super) data: Data,
     subset: Subset,
     /// The subset dimensions the operand's logical dimensions are.
     dims: Vec<usize>,
@@ -54,17 +56,17 @@ impl Operand {
         Ok(Operand { data, subset, dims })
     }
 
-    fn rank(&self) -> usize {
+    pub(super) fn rank(&self) -> usize {
         self.dims.len()
     }
 
     /// The size of logical dimension `k`.
-    fn size(&self, k: usize) -> Expr {
+    pub(super) fn size(&self, k: usize) -> Expr {
         self.subset.ranges()[self.dims[k]].size()
     }
 
     /// The container point of logical index `index`.
-    fn point(&self, index: &[Expr]) -> Vec<Expr> {
+    pub(super) fn point(&self, index: &[Expr]) -> Vec<Expr> {
         self.subset
             .ranges()
             .iter()
@@ -78,7 +80,7 @@ impl Operand {
 }
 
 /// A loop variable of a generated nest.
-fn var(name: &str) -> Expr {
+pub(super) fn var(name: &str) -> Expr {
     Expr::symbol(name)
 }
 
@@ -125,19 +127,6 @@ impl<'a> Function<'a, '_> {
             outputs.insert(name.to_string(), (data, subset));
             self.values.insert(result, Lowered::Written);
         }
-        let compound = inputs
-            .values()
-            .chain(outputs.values())
-            .find(|(data, _)| data.elem.is_complex() || data.elem.lanes().is_some());
-        if let Some((data, _)) = compound {
-            return fail(
-                node,
-                format!(
-                    "library node `{kind}` on `{}` of {} elements cannot be lowered yet (its lowering computes on integers and floats)",
-                    data.name, data.elem.ty
-                ),
-            );
-        }
         let mut lib = Library {
             node,
             env: env.clone(),
@@ -146,6 +135,23 @@ impl<'a> Function<'a, '_> {
             outputs,
             props,
         };
+        if calls_lapack(class) {
+            return self.lower_lapack(&mut lib, kind);
+        }
+        let compound = lib
+            .inputs
+            .values()
+            .chain(lib.outputs.values())
+            .find(|(data, _)| data.elem.lanes().is_some());
+        if let Some((data, _)) = compound {
+            return fail(
+                node,
+                format!(
+                    "library node `{kind}` on `{}` of {} elements cannot be lowered yet",
+                    data.name, data.elem.ty
+                ),
+            );
+        }
         match kind {
             "Reduce" => self.reduce(&mut lib),
             "MatMul" => self.matmul(&mut lib),
@@ -161,7 +167,7 @@ impl<'a> Function<'a, '_> {
 
     /// Opens a loop nest over `vars` (name, count), parallel when allowed;
     /// returns the environment inside and the number of loops to close.
-    fn open_nest(
+    pub(super) fn open_nest(
         &mut self,
         lib: &Library<'a>,
         vars: &[(String, Expr)],
@@ -200,7 +206,7 @@ impl<'a> Function<'a, '_> {
         Ok((env, kind))
     }
 
-    fn close_nest(&mut self, kind: LoopKind) {
+    pub(super) fn close_nest(&mut self, kind: LoopKind) {
         let n = match kind {
             LoopKind::None => 0,
             LoopKind::Parallel => 1,
@@ -212,8 +218,16 @@ impl<'a> Function<'a, '_> {
     }
 
     /// A constant of `elem` from a number.
-    fn constant(&mut self, value: f64, elem: &Elem) -> String {
-        if elem.is_float() {
+    pub(super) fn constant(&mut self, value: f64, elem: &Elem) -> String {
+        if let Some(part) = sdfg_dialect::layout::part(&elem.ty) {
+            let ty = Ty::parse(part).unwrap_or(Ty::Float(64));
+            self.body.assign(format!(
+                "complex.constant [{}, {}] : {}",
+                float_text(value, ty),
+                float_text(0.0, ty),
+                elem.ty
+            ))
+        } else if elem.is_float() {
             let ty = Ty::parse(&elem.ty).unwrap_or(Ty::Float(64));
             self.body.assign(format!(
                 "arith.constant {} : {}",
@@ -244,6 +258,11 @@ impl<'a> Function<'a, '_> {
     }
 
     fn arith(&mut self, op: &str, a: &str, b: &str, elem: &Elem) -> String {
+        if elem.is_complex() {
+            return self
+                .body
+                .assign(format!("complex.{op} {a}, {b} : {}", elem.ty));
+        }
         let name = match (op, elem.is_float()) {
             ("add", true) => "addf",
             ("add", false) => "addi",
@@ -267,7 +286,7 @@ impl<'a> Function<'a, '_> {
     }
 
     /// Stores `value` at `index` of operand `at.0` (`at.1`).
-    fn write(
+    pub(super) fn write(
         &mut self,
         lib: &Library<'a>,
         env: &HashMap<String, String>,
@@ -347,6 +366,16 @@ impl<'a> Function<'a, '_> {
                 format!("reduction `{wcr_text}` is not one the lowering knows"),
             );
         };
+        if input.data.elem.is_complex() && !matches!(reduction, Reduction::Sum | Reduction::Product)
+        {
+            return fail(
+                node,
+                format!(
+                    "reduction `{wcr_text}` of `{}` is not a sum or a product, the reductions complex numbers have",
+                    input.data.name
+                ),
+            );
+        }
         let kept: Vec<usize> = (0..n).filter(|d| !axes.contains(d)).collect();
         let output = Operand::new(
             node,
@@ -700,20 +729,20 @@ impl<'a> Function<'a, '_> {
 
 /// How a generated nest was opened.
 #[derive(Clone, Copy)]
-enum LoopKind {
+pub(super) enum LoopKind {
     None,
     Parallel,
     Sequential(usize),
 }
 
 /// A library node being lowered.
-struct Library<'a> {
-    node: Op<'a>,
-    env: HashMap<String, String>,
+pub(super) struct Library<'a> {
+    pub(super) node: Op<'a>,
+    pub(super) env: HashMap<String, String>,
     parallel: Vec<String>,
     inputs: HashMap<String, (Data, Subset)>,
     outputs: HashMap<String, (Data, Subset)>,
-    props: Properties,
+    pub(super) props: Properties,
 }
 
 impl<'a> Library<'a> {
@@ -744,7 +773,7 @@ impl<'a> Library<'a> {
     }
 
     /// An input or output connector as an operand.
-    fn operand(&self, name: &str, rank: Option<usize>) -> Result<'a, Operand> {
+    pub(super) fn operand(&self, name: &str, rank: Option<usize>) -> Result<'a, Operand> {
         let (data, subset) = match self.inputs.get(name) {
             Some(x) => x.clone(),
             None => self.output(name)?,

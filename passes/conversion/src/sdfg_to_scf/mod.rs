@@ -59,6 +59,7 @@ mod by_ref;
 mod control;
 mod dataflow;
 mod initialization;
+mod lapack;
 mod library;
 mod lifetimes;
 mod printf;
@@ -198,6 +199,8 @@ struct Module<'a> {
     printf_helpers: HashMap<(String, Vec<String>), String>,
     /// Whether `printf` is declared (by the module or a helper).
     declares_printf: bool,
+    /// The LAPACKE functions the functions call.
+    lapack: BTreeSet<String>,
 }
 
 impl Module<'_> {
@@ -254,6 +257,7 @@ pub fn convert_module(module: Op<'_>, check_bounds: bool) -> std::result::Result
     if m.uses_streams {
         text.push_str(streams::DECLARATIONS);
     }
+    text.extend(m.lapack.iter().filter_map(|name| lapack::declaration(name)));
     for t in &m.tasklets {
         text.push_str(&format!("func.func private @{}{}\n", t.name, t.signature()));
     }
@@ -297,9 +301,9 @@ unsafe fn install(
         let is_declaration = Op::from_raw(op).is_some_and(|o| {
             o.str_attr("sym_visibility").is_some()
                 && !o.has_body(0)
-                && !o
-                    .symbol_name()
-                    .is_some_and(|n| streams::RUNTIME_FUNCTIONS.contains(&n))
+                && !o.symbol_name().is_some_and(|n| {
+                    streams::RUNTIME_FUNCTIONS.contains(&n) || m.lapack.contains(n)
+                })
         });
         if !is_declaration {
             moves.push(op);
@@ -516,6 +520,12 @@ pub enum SymbolType {
     Float32,
     /// A `float64` symbol: `f64`, C's `double`.
     Float64,
+    /// A `complex64` symbol: `complex<f32>`, C's `float _Complex` (two
+    /// `float`s).
+    Complex64,
+    /// A `complex128` symbol (DaCe promotes complex scalars to symbols):
+    /// `complex<f64>`, C's `double _Complex` (two `double`s).
+    Complex128,
 }
 
 impl SymbolType {
@@ -525,6 +535,8 @@ impl SymbolType {
             SymbolType::Integer => "index",
             SymbolType::Float32 => "f32",
             SymbolType::Float64 => "f64",
+            SymbolType::Complex64 => "complex<f32>",
+            SymbolType::Complex128 => "complex<f64>",
         }
     }
 }
@@ -540,6 +552,12 @@ fn symbol_types(sdfg: Op<'_>) -> std::result::Result<BTreeMap<String, SymbolType
             match t {
                 t if mlirTypeIsAF32(t) => SymbolType::Float32,
                 t if mlirTypeIsAF64(t) => SymbolType::Float64,
+                t if mlirTypeIsAComplex(t) && mlirTypeIsAF32(mlirComplexTypeGetElementType(t)) => {
+                    SymbolType::Complex64
+                }
+                t if mlirTypeIsAComplex(t) && mlirTypeIsAF64(mlirComplexTypeGetElementType(t)) => {
+                    SymbolType::Complex128
+                }
                 t if mlirTypeIsAFloat(t) => {
                     if !symbol_is_read(sdfg, name) {
                         continue;
