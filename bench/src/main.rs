@@ -10,10 +10,11 @@
 //! validation, as `sdfg-translate --import-dace` does) and times it against
 //! DaCe's `SDFG.from_file` on the same files in the same run.
 //!
-//! `sdfg-bench kernels [--reps N]` compiles the seed programs and
-//! Polybench-style kernels with `sdfg-lower-to-llvm` and times them against
-//! DaCe 1.0.2's generated code for the same `.sdfg` and against NumPy, in
-//! the same run (see `kernels.rs`).
+//! `sdfg-bench kernels [--reps N] [--only KERNEL,...]` compiles the
+//! NumPy-style kernels of `bench/kernels/` with `sdfg-lower-to-llvm` and
+//! times them against DaCe 1.0.2 at its best (its generated code for the
+//! same `.sdfg`, simplified or auto-optimized with OpenBLAS) and against
+//! NumPy, in the same run (see `kernels.rs`).
 
 mod import;
 mod kernels;
@@ -175,6 +176,7 @@ fn symbolic(reps: usize) -> Result<(), String> {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut reps: Option<usize> = None;
+    let mut only: Vec<String> = Vec::new();
     let mut cmd = None;
     let mut i = 0;
     while i < args.len() {
@@ -185,6 +187,16 @@ fn main() -> ExitCode {
                     Some(r) => reps = Some(r),
                     None => {
                         eprintln!("--reps needs a number");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            "--only" => {
+                i += 1;
+                match args.get(i) {
+                    Some(names) => only.extend(names.split(',').map(str::to_string)),
+                    None => {
+                        eprintln!("--only needs kernel names (gemm,lu)");
                         return ExitCode::from(2);
                     }
                 }
@@ -208,7 +220,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Some("kernels") => match kernels::run(reps.unwrap_or(10).max(1), &venv_python()) {
+        Some("kernels") => match kernels::run(reps.unwrap_or(10).max(1), &only, &venv_python()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -216,7 +228,7 @@ fn main() -> ExitCode {
             }
         },
         _ => {
-            eprintln!("usage: sdfg-bench symbolic|import|kernels [--reps N]");
+            eprintln!("usage: sdfg-bench symbolic|import|kernels [--reps N] [--only KERNEL,...]");
             ExitCode::from(2)
         }
     }

@@ -28,13 +28,13 @@ SYMBOLS = dict(M=8, N=12)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     m, n = 8, 12
     return dict(A=rng.random((m, n)), idx=np.zeros(m, dtype=np.int64), best=np.zeros(m))
 
 
-def reference(a):
+def reference(a, S):
     """NumPy reference for every array argument."""
     idx = np.argmax(a['A'], axis=1).astype(np.int64)
     return dict(A=a['A'], idx=idx, best=a['A'][np.arange(a['A'].shape[0]), idx])

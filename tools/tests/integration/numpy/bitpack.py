@@ -25,14 +25,14 @@ SYMBOLS = dict(N=6)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     n = 6
     return dict(bits=rng.integers(0, 2, size=8 * n).astype(np.int64), words=np.zeros(n, dtype=np.int64),
                 parity=np.zeros(n, dtype=np.int64))
 
 
-def reference(a):
+def reference(a, S):
     """NumPy reference for every array argument."""
     b = a['bits'].reshape(-1, 8)
     words = (b << np.arange(8)).sum(axis=1).astype(np.int64)

@@ -25,13 +25,13 @@ SYMBOLS = dict(N=32, L=5)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     n = 2**LBITS
     return dict(x=rng.random(n), out=np.zeros(n))
 
 
-def reference(a):
+def reference(a, S):
     """Pure-Python reference for every array argument."""
     n, l = a['x'].shape[0], LBITS
     out = np.zeros_like(a['x'])

@@ -21,12 +21,12 @@ SYMBOLS = dict(M=12, N=7)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     return dict(A=rng.random((12, 12)), B=rng.random((12, 7)))
 
 
-def reference(a):
+def reference(a, S):
     """NumPy reference for every array argument."""
     A, B = a['A'], a['B']
     for i in range(12):

@@ -25,13 +25,13 @@ SYMBOLS = dict(N=16)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     n = 16
     return dict(a=rng.integers(1, 100, size=n).astype(np.int64), steps=np.zeros(n, dtype=np.int64))
 
 
-def reference(a):
+def reference(a, S):
     """Pure-Python reference for every array argument."""
     out = np.zeros_like(a['a'])
     for i, v in enumerate(a['a']):

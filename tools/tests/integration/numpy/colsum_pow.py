@@ -22,11 +22,11 @@ SYMBOLS = dict(R=3, K=3)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     return dict(x=rng.random(RR**KK), out=np.zeros(RR**(KK - 1)))
 
 
-def reference(a):
+def reference(a, S):
     """NumPy reference for every array argument."""
     return dict(x=a['x'], out=a['x'].reshape(RR, -1).sum(axis=0) / RR)

@@ -21,13 +21,13 @@ SYMBOLS = dict(N=48)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     n = 48
     return dict(x=rng.random(n), out=np.zeros(n), cnt=np.zeros(1, dtype=np.int64))
 
 
-def reference(a):
+def reference(a, S):
     """NumPy reference for every array argument."""
     sel = a['x'][a['x'] > 0.5]
     out = a['out'].copy()

@@ -32,13 +32,13 @@ SYMBOLS = dict(N=2, H=10, W=9, C_in=3, C_out=4, K=3)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     return dict(inp=rng.random((2, 10, 9, 3)) - 0.5, w=rng.random((3, 3, 3, 4)) - 0.5, bias=rng.random(4) - 0.5,
                 res=np.zeros((2, 4, 3, 4)))
 
 
-def reference(a):
+def reference(a, S):
     """NumPy reference for every array argument."""
     inp, w, bias = a['inp'], a['w'], a['bias']
     out = np.zeros((2, 8, 7, 4))

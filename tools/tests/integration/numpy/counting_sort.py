@@ -34,14 +34,14 @@ SYMBOLS = dict(N=30, K=6)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     n = 30
     return dict(keys=rng.integers(0, KK, size=n).astype(np.int64), vals=rng.random(n),
                 offs=np.zeros(KK + 1, dtype=np.int64), out_keys=np.zeros(n, dtype=np.int64), out_vals=np.zeros(n))
 
 
-def reference(a):
+def reference(a, S):
     """NumPy reference for every array argument."""
     order = np.argsort(a['keys'], kind='stable')
     cnt = np.bincount(a['keys'], minlength=KK)

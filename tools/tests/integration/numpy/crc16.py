@@ -24,12 +24,12 @@ SYMBOLS = dict(N=32)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     return dict(data=rng.integers(0, 256, size=32).astype(np.int64), out=np.zeros(1, dtype=np.int64))
 
 
-def reference(a):
+def reference(a, S):
     """Pure-Python reference for every array argument."""
     crc = 0
     for b in a['data']:

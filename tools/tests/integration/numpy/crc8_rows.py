@@ -26,13 +26,13 @@ SYMBOLS = dict(M=6, N=10)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     m, n = 6, 10
     return dict(data=rng.integers(0, 256, size=(m, n)).astype(np.int64), out=np.zeros(m, dtype=np.int64))
 
 
-def reference(a):
+def reference(a, S):
     """Pure-Python reference for every array argument."""
     out = np.zeros(a['data'].shape[0], dtype=np.int64)
     for r, row in enumerate(a['data']):

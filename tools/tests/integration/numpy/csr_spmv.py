@@ -26,7 +26,7 @@ SYMBOLS = dict(M=12, N=16, NNZ=48)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator: a 12x16 matrix with exactly NNZ = 48 nonzeros (density 0.25)."""
     m, n, nnz = 12, 16, 48
     pos = np.sort(rng.choice(m * n, size=nnz, replace=False))
@@ -35,7 +35,7 @@ def inputs(rng):
     return dict(rowptr=rowptr, col=cols.astype(np.int64), val=rng.random(nnz), x=rng.random(n), y=np.zeros(m))
 
 
-def reference(a):
+def reference(a, S):
     """Pure-Python reference for every array argument."""
     m = a['y'].shape[0]
     y = np.zeros(m)

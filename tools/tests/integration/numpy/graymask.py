@@ -31,14 +31,14 @@ SYMBOLS = dict(N=20)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     n = 20
     return dict(a=rng.integers(0, 256, size=n).astype(np.int64), g=np.zeros(n, dtype=np.int64),
                 ginv=np.zeros(n, dtype=np.int64), m=np.zeros(n, dtype=np.int64), hi=np.zeros(n, dtype=np.int64))
 
 
-def reference(a):
+def reference(a, S):
     """NumPy reference for every array argument."""
     v = a['a']
     g = v ^ (v >> 1)

@@ -21,13 +21,13 @@ SYMBOLS = dict(N=50, NBINS=8)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     n = 50
     return dict(x=rng.random(n), hist=np.zeros(NB, dtype=np.int64))
 
 
-def reference(a):
+def reference(a, S):
     """Pure-Python reference for every array argument."""
     hist = np.zeros(NB, dtype=np.int64)
     for v in a['x']:

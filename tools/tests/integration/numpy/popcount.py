@@ -22,12 +22,12 @@ SYMBOLS = dict(N=40)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     n = 40
     return dict(a=rng.integers(0, 1 << 16, size=n).astype(np.int64), out=np.zeros(n, dtype=np.int64))
 
 
-def reference(a):
+def reference(a, S):
     """Pure-Python reference for every array argument."""
     return dict(a=a['a'], out=np.array([bin(int(v)).count('1') for v in a['a']], dtype=np.int64))

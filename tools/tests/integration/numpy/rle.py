@@ -26,7 +26,7 @@ SYMBOLS = dict(N=40)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     n = 40
     x = np.repeat(rng.integers(0, 4, size=n), rng.integers(1, 4, size=n))[:n]
@@ -35,7 +35,7 @@ def inputs(rng):
                 nruns=np.zeros(1, dtype=np.int64))
 
 
-def reference(a):
+def reference(a, S):
     """Pure-Python reference for every array argument."""
     x = a['x'][:-1]
     vals, lens = [], []

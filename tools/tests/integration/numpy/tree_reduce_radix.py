@@ -26,12 +26,12 @@ SYMBOLS = dict(R=3, L=3)
 CONFIG = {("compiler", "default_data_types"): "C"}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     return dict(x=rng.random(RR**LL), out=np.zeros(1))
 
 
-def reference(a):
+def reference(a, S):
     """NumPy reference for every array argument."""
     b = a['x'].copy()
     n = b.shape[0]

@@ -20,12 +20,12 @@ SYMBOLS = dict(M=20, N=30)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     return dict(alpha=np.float64(1.5), A=rng.random((20, 20)), B=rng.random((20, 30)))
 
 
-def reference(a):
+def reference(a, S):
     """NumPy reference for every array argument."""
     A, B = a['A'], a['B']
     for i in range(20):

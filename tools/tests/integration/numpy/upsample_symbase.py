@@ -25,12 +25,12 @@ SYMBOLS = dict(R=2, L=4)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     return dict(x=rng.random(RR**LL), y=np.zeros(RR**(LL + 1)), d=np.zeros(RR**LL - 1))
 
 
-def reference(a):
+def reference(a, S):
     """NumPy reference for every array argument."""
     x = a['x']
     return dict(x=x, y=np.repeat(x, RR), d=x[1:] - x[:-1])

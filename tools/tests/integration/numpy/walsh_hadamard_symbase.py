@@ -28,12 +28,12 @@ SYMBOLS = dict(B=2, L=4)
 CONFIG = {("compiler", "default_data_types"): "C"}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     return dict(a=rng.random(2**LL))
 
 
-def reference(a):
+def reference(a, S):
     """NumPy reference for every array argument."""
     x = a['a'].copy()
     n = x.shape[0]

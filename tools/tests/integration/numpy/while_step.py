@@ -22,14 +22,14 @@ SYMBOLS = dict(N=40)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     n = 40
     return dict(x=rng.random(n), step=rng.integers(1, 4, size=n).astype(np.int64), out=np.zeros(n),
                 count=np.zeros(1, dtype=np.int64))
 
 
-def reference(a):
+def reference(a, S):
     """Pure-Python reference for every array argument."""
     out = a['out'].copy()
     i = c = 0

@@ -21,13 +21,13 @@ SYMBOLS = dict(N=24)
 CONFIG = {}
 
 
-def inputs(rng):
+def inputs(rng, S):
     """Every array argument, from a numpy Generator."""
     n = 24
     return dict(seed=rng.integers(1, 2**31, size=1).astype(np.int64), out=np.zeros(n, dtype=np.int64))
 
 
-def reference(a):
+def reference(a, S):
     """Pure-Python reference for every array argument."""
     s = int(a['seed'][0])
     out = np.zeros_like(a['out'])

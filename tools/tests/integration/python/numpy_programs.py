@@ -4,9 +4,11 @@ against the program's own NumPy reference.
 
 usage: numpy_programs.py OUTDIR PROGRAM.py...
 
-A PROGRAM.py defines PROGRAM (a @dace.program), SYMBOLS (name -> int),
-CONFIG ({(section, key): value} of dace.Config), inputs(rng) (every array
-argument) and reference(arrays) (the expected arrays). For each form,
+A PROGRAM.py defines PROGRAM (a @dace.program), SYMBOLS (name -> int, the
+sizes tests run at), CONFIG ({(section, key): value} of dace.Config),
+inputs(rng, S) (every argument, for the sizes S) and reference(arrays, S)
+(the expected arrays); the `kernels` benchmark's programs also define
+BENCH_SYMBOLS, the sizes it times them at. For each form,
 OUTDIR/<stem>/ (simplified) and OUTDIR/<stem>.nosimplify/ receive what
 dace_run.py writes for a corpus file (status, symbols, in/*.npy,
 dace/*.npy) and:
@@ -46,11 +48,11 @@ def run_program(path, out, simplify):
     module = load(path)
     for (section, key), value in module.CONFIG.items():
         dace.Config.set(section, key, value=value)
-    args = module.inputs(np.random.default_rng(SEED))
+    args = module.inputs(np.random.default_rng(SEED), module.SYMBOLS)
     write(os.path.join(out, "symbols"), "\n".join(f"{k}={v}" for k, v in sorted(module.SYMBOLS.items())))
     for name, value in args.items():
         np.save(os.path.join(out, "in", name + ".npy"), value)
-    expected = module.reference({k: v.copy() for k, v in args.items()})
+    expected = module.reference({k: v.copy() for k, v in args.items()}, module.SYMBOLS)
     try:
         file = os.path.join(out, "program.sdfg")
         module.PROGRAM.to_sdfg(simplify=simplify).save(file)

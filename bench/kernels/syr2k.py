@@ -1,0 +1,31 @@
+"""Symmetric rank-2k update of the lower triangle, C = alpha (A B^T + B A^T) + beta C (PolyBench
+syr2k): a sequential row loop of two matrix-vector products over a growing row range."""
+import numpy as np
+import dace
+
+N, M = (dace.symbol(s) for s in 'NM')
+
+
+@dace.program
+def syr2k(alpha: dace.float64, beta: dace.float64, C: dace.float64[N, N], A: dace.float64[N, M],
+          B: dace.float64[N, M]):
+    for i in range(N):
+        C[i, :i + 1] = beta * C[i, :i + 1] + alpha * (A[:i + 1, :] @ B[i, :] + B[:i + 1, :] @ A[i, :])
+
+
+PROGRAM = syr2k
+SYMBOLS = dict(N=15, M=11)
+BENCH_SYMBOLS = dict(N=320, M=260)
+CONFIG = {}
+
+
+def inputs(rng, S):
+    n, m = S['N'], S['M']
+    return dict(alpha=np.float64(1.5), beta=np.float64(1.2), C=rng.random((n, n)), A=rng.random((n, m)),
+                B=rng.random((n, m)))
+
+
+def reference(a, S):
+    C, A, B = a['C'], a['A'], a['B']
+    full = a['beta'] * C + a['alpha'] * (A @ B.T + B @ A.T)
+    return dict(C=np.tril(full) + np.triu(C, 1), A=A, B=B)
