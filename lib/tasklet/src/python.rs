@@ -704,6 +704,12 @@ fn translate_as(code: &str, signature: &Signature<'_>, by_ref: bool) -> Result<T
                 "output \"{name}\" is a vector but is assigned a scalar"
             ));
         }
+        if let (Ty::Complex(_), None) = ty {
+            // `std::complex<T> out = x;` converts any number.
+            let value = translator.cast(&value, ty.0)?;
+            yielded.push(translator.convert(&value, ty.0)?);
+            continue;
+        }
         yielded.push(translator.convert_lanes(&value, ty.0, ty.1)?);
     }
     let mut body = format!("^bb0({}):\n", args.join(", "));
@@ -2272,6 +2278,8 @@ mod tests {
                 "%1 = complex.sqrt %arg1 : complex<f64>",
             ],
         );
+        // An output is initialised from any number (`np.eye`'s tasklet).
+        translates_to("o = (1 if x > 0 else 0)", &sig, &["complex.create"]);
         translates_to(
             "o = decltype(o)(1) * a",
             &sig,
