@@ -91,6 +91,10 @@ pub struct Options {
     /// program with a message instead of reading or writing outside a
     /// container.
     pub check_bounds: bool,
+    /// A pass pipeline (`builtin.module(sdfg-expand-library-nodes)`, as
+    /// `sdfg-opt --pass-pipeline` takes it) run on the program before it is
+    /// lowered, so that a pass can be checked by executing its result.
+    pub pass_pipeline: Option<String>,
 }
 
 fn lib_dir() -> String {
@@ -167,6 +171,9 @@ unsafe fn lower_and_jit(
     module: MlirModule,
     options: &Options,
 ) -> Result<(MlirExecutionEngine, Abi), String> {
+    if let Some(pipeline) = &options.pass_pipeline {
+        run_pipeline(ctx, module, pipeline)?;
+    }
     let module_op = Op::from_raw(mlirModuleGetOperation(module)).ok_or("empty module")?;
     let sdfgs: Vec<Op> = module_op
         .region_ops(0)
@@ -247,6 +254,38 @@ unsafe fn lower_and_jit(
         mlirExecutionEngineDumpToObjectFile(engine, string_ref(&name));
     }
     Ok((engine, abi))
+}
+
+/// Appends MLIR's text to the `String` behind `data`.
+unsafe extern "C" fn append_text(text: MlirStringRef, data: *mut c_void) {
+    let bytes = std::slice::from_raw_parts(text.data as *const u8, text.length);
+    (*(data as *mut String)).push_str(&String::from_utf8_lossy(bytes));
+}
+
+/// Runs a user's pass pipeline on `module`; MLIR's diagnostics say what
+/// failed.
+unsafe fn run_pipeline(ctx: MlirContext, module: MlirModule, pipeline: &str) -> Result<(), String> {
+    let pm = mlirPassManagerCreate(ctx);
+    let mut error = String::new();
+    let parsed = mlirParsePassPipeline(
+        mlirPassManagerGetAsOpPassManager(pm),
+        string_ref(pipeline),
+        Some(append_text),
+        &mut error as *mut String as *mut c_void,
+    );
+    if parsed.value == 0 {
+        mlirPassManagerDestroy(pm);
+        return Err(format!(
+            "--pass-pipeline: `{pipeline}` is not a pass pipeline: {} (write it as sdfg-opt takes it: builtin.module(PASS,...))",
+            error.trim()
+        ));
+    }
+    let ran = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
+    mlirPassManagerDestroy(pm);
+    if ran.value == 0 {
+        return Err(format!("--pass-pipeline: `{pipeline}` failed"));
+    }
+    Ok(())
 }
 
 extern "C" {

@@ -22,6 +22,8 @@ const USAGE: &str = "usage: sdfg-run PROGRAM.{mlir,sdfg,sdfgz} [options]
   --function NAME         the sdfg.sdfg to run (default: the first)
   --check-bounds          check every memlet access against its container's
                           bounds; an access outside stops the program with an error
+  --pass-pipeline=PIPELINE  run a pass pipeline on the program before lowering it
+                          (as sdfg-opt takes it: builtin.module(sdfg-simplify))
   --emit-object FILE      write the compiled object file (C interface:
                           _mlir_ciface_NAME(memref descriptors..., symbols...): int64_t
                           per integer symbol, float or double per floating-point one)
@@ -74,6 +76,10 @@ fn parse_args() -> Result<Args, String> {
             }
             "--function" => args.options.function = Some(value("--function")?),
             "--check-bounds" => args.options.check_bounds = true,
+            "--pass-pipeline" => args.options.pass_pipeline = Some(value("--pass-pipeline")?),
+            flag if flag.starts_with("--pass-pipeline=") => {
+                args.options.pass_pipeline = Some(flag["--pass-pipeline=".len()..].to_string())
+            }
             "--emit-object" => args.options.object_file = Some(value("--emit-object")?.into()),
             "--emit-llvm-dialect" => {
                 args.options.llvm_dialect_file = Some(value("--emit-llvm-dialect")?.into())
