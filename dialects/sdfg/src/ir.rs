@@ -101,6 +101,18 @@ impl<'a> Op<'a> {
         (!attr.ptr.is_null()).then_some(attr)
     }
 
+    /// Sets (or replaces) attribute `name`.
+    pub fn set_attr(&self, name: &str, attr: MlirAttribute) {
+        // SAFETY: the op and the attribute are live in one context.
+        unsafe { mlirOperationSetAttributeByName(self.raw, string_ref(name), attr) }
+    }
+
+    /// The context the op lives in.
+    pub fn context(&self) -> MlirContext {
+        // SAFETY: the op is live.
+        unsafe { mlirOperationGetContext(self.raw) }
+    }
+
     /// A string attribute (also the name of a symbol-name attribute).
     pub fn str_attr(&self, name: &str) -> Option<&'a str> {
         self.attr(name).and_then(attr_str)
@@ -379,7 +391,13 @@ pub fn attr_str<'a>(attr: MlirAttribute) -> Option<&'a str> {
     }
 }
 
-/// The elements of an array attribute (empty for other attributes).
+/// An array attribute of `elements`.
+pub fn array_of(ctx: MlirContext, elements: &[MlirAttribute]) -> MlirAttribute {
+    // SAFETY: the elements are live attributes of `ctx`.
+    unsafe { mlirArrayAttrGet(ctx, elements.len() as isize, elements.as_ptr()) }
+}
+
+/// The elements of an array attribute (none for other attributes).
 pub fn array_elements(attr: MlirAttribute) -> Vec<MlirAttribute> {
     unsafe {
         if attr.ptr.is_null() || !mlirAttributeIsAArray(attr) {

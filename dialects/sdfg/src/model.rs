@@ -2,9 +2,14 @@
 
 use crate::{
     ffi,
-    ir::{array_elements, attr_str, attr_str_array, dictionary_entries, str_of, Op, Val},
+    ir::{
+        array_elements, attr_str, attr_str_array, dictionary_entries, str_of, string_ref, Op, Val,
+    },
 };
-use mlir_sys::{mlirAttributeIsAType, mlirTypeAttrGetValue, MlirAttribute, MlirType};
+use mlir_sys::{
+    mlirAttributeIsAType, mlirStringAttrGet, mlirTypeAttrGetValue, MlirAttribute, MlirContext,
+    MlirType,
+};
 use std::fmt;
 
 macro_rules! dace_enum {
@@ -308,6 +313,119 @@ impl Memlet {
             })
         }
     }
+}
+
+impl Memlet {
+    /// The `#sdfg.memlet` attribute of this memlet in `ctx`.
+    pub fn to_attr(&self, ctx: MlirContext) -> MlirAttribute {
+        let string = |text: &Option<String>| match text {
+            // SAFETY: a string attribute of a live context.
+            Some(t) => unsafe { mlirStringAttrGet(ctx, string_ref(t)) },
+            None => MlirAttribute {
+                ptr: std::ptr::null(),
+            },
+        };
+        let (kind, lambda) = match &self.wcr {
+            Wcr::None => (WcrKind::NONE, None),
+            Wcr::Named(kind) => (*kind, None),
+            Wcr::Custom(lambda) => (WcrKind::CUSTOM, Some(lambda.clone())),
+        };
+        // SAFETY: the attributes are live in `ctx`, or null where absent.
+        unsafe {
+            ffi::sdfgMemletGet(
+                ctx,
+                string_ref(&self.subset),
+                string(&self.other),
+                string(&self.volume),
+                self.dynamic,
+                kind.0,
+                string(&lambda),
+                string(&self.data),
+            )
+        }
+    }
+}
+
+/// Where an operand's memlet is stored: the op's attribute holding it and,
+/// for array attributes, the position in the array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemletSlot {
+    /// The attribute's name (`in_memlets`, `write_memlets`, `memlets`, ...).
+    pub attr: &'static str,
+    /// The position in the array, or `None` for a single-memlet attribute
+    /// (`source_memlet`, `stream_memlet`).
+    pub index: Option<usize>,
+}
+
+/// Where the memlet of operand `operand` of `op` is stored; `None` for
+/// operands without one (ordering edges, ops without memlets).
+pub fn memlet_slot(op: Op<'_>, operand: usize) -> Option<MemletSlot> {
+    let sizes: Vec<usize> = (0..4).map(|k| op.operand_segment(k).len()).collect();
+    let segment = |k: usize| -> Option<usize> {
+        let start: usize = sizes[..k].iter().sum();
+        (operand >= start && operand < start + sizes[k]).then(|| operand - start)
+    };
+    let array = |attr, index| {
+        Some(MemletSlot {
+            attr,
+            index: Some(index),
+        })
+    };
+    let single = |attr| Some(MemletSlot { attr, index: None });
+    match op.name() {
+        "sdfg.exit" => array("memlets", operand),
+        "sdfg.access" => match (segment(1), segment(2)) {
+            (Some(i), _) => array("write_memlets", i),
+            (_, Some(_)) => single("source_memlet"),
+            _ => None,
+        },
+        "sdfg.tasklet" | "sdfg.nested" | "sdfg.library" => array("in_memlets", segment(0)?),
+        "sdfg.map" => match (segment(0), segment(1)) {
+            (Some(i), _) => array("in_memlets", i),
+            (_, Some(i)) => array("dyn_memlets", i),
+            _ => None,
+        },
+        "sdfg.consume" => match (segment(0), segment(1)) {
+            (Some(_), _) => single("stream_memlet"),
+            (_, Some(i)) => array("in_memlets", i),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The memlet of operand `operand` of `op`, if it has one.
+pub fn memlet_at(op: Op<'_>, operand: usize) -> Option<Memlet> {
+    let slot = memlet_slot(op, operand)?;
+    match slot.index {
+        Some(i) => op
+            .array_attr(slot.attr)
+            .get(i)
+            .copied()
+            .and_then(Memlet::from_attr),
+        None => op.attr(slot.attr).and_then(Memlet::from_attr),
+    }
+}
+
+/// Replaces the memlet of operand `operand` of `op`; false where the
+/// operand has no memlet.
+pub fn set_memlet_at(op: Op<'_>, operand: usize, memlet: &Memlet) -> bool {
+    let Some(slot) = memlet_slot(op, operand) else {
+        return false;
+    };
+    let attr = memlet.to_attr(op.context());
+    match slot.index {
+        Some(i) => {
+            let mut all = op.array_attr(slot.attr);
+            let Some(entry) = all.get_mut(i) else {
+                return false;
+            };
+            *entry = attr;
+            op.set_attr(slot.attr, crate::ir::array_of(op.context(), &all));
+        }
+        None => op.set_attr(slot.attr, attr),
+    }
+    true
 }
 
 impl fmt::Display for Memlet {

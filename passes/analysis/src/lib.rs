@@ -1,6 +1,7 @@
 //! Analyses of SDFGs: `petgraph` views of a state's dataflow graph and of
-//! an SDFG's control flow ([`graph`]), and DaCe's validation catalogue as
-//! the `sdfg-validate` pass ([`validate`]).
+//! an SDFG's control flow ([`graph`]), DaCe's validation catalogue as the
+//! `sdfg-validate` pass ([`validate`]), and memlet propagation through
+//! scopes as `sdfg-propagate-memlets` ([`propagate`]).
 //!
 //! Analyses depend on the dialect and the core libraries only: never on
 //! transformations, conversions, translations or the execution engine, so
@@ -9,4 +10,5 @@
 #![deny(missing_docs)]
 
 pub mod graph;
+pub mod propagate;
 pub mod validate;

@@ -15,6 +15,7 @@ use sdfg_dialect::driver::{
 /// Every Rust pass, in the order `--help` lists them.
 pub static PASSES: &[&PassRegistration] = &[
     &sdfg_analysis::validate::REGISTRATION,
+    &sdfg_analysis::propagate::REGISTRATION,
     &sdfg_transforms::expand_library::REGISTRATION,
     &sdfg_conversion::sdfg_to_scf::REGISTRATION,
 ];

@@ -8,4 +8,5 @@ mod import;
 mod layout;
 mod lit;
 mod numpy;
+mod propagate;
 mod tasklet_python;
