@@ -508,7 +508,11 @@ sdfg.sdfg @two(%C: !sdfg.array<f64 ["N", "M"]> as "C", %D: !sdfg.array<f64 ["N"]
         assert_eq!(stats.propagated, 4);
         assert_eq!(input_subset(root, "inner"), "i, 0:M");
         assert_eq!(input_subset(root, "outer"), "0:N, 0:M");
-        assert_eq!(input_subset(root, "sibling"), "0, 0", "not enclosing: untouched");
+        assert_eq!(
+            input_subset(root, "sibling"),
+            "0, 0",
+            "not enclosing: untouched"
+        );
         assert_eq!(propagate_all(root).propagated, 6);
         assert_eq!(input_subset(root, "sibling"), "0:N, 0");
     }
