@@ -1614,11 +1614,7 @@ impl Translator<'_> {
         if self.lanes_of(&lhs).is_some() || self.lanes_of(&rhs).is_some() {
             return self.vector_binary(op, lhs, rhs);
         }
-        if let Some(ty @ Ty::Complex(_)) = [lhs.ty(), rhs.ty()]
-            .into_iter()
-            .flatten()
-            .find(|t| matches!(t, Ty::Complex(_)))
-        {
+        if let Some(ty) = complex_operand(&lhs, &rhs) {
             // `std::complex` arithmetic between numbers of one type.
             let name = match op {
                 O::Add => "add",
@@ -1730,9 +1726,7 @@ impl Translator<'_> {
     /// `a ** b`: integer powers of integers are `math.ipowi`, integer
     /// powers of floats `math.fpowi`, the rest `math.powf`.
     fn power(&mut self, base: V, exponent: V) -> Result<V> {
-        if [base.ty(), exponent.ty()].contains(&Some(Ty::Complex(64)))
-            || [base.ty(), exponent.ty()].contains(&Some(Ty::Complex(32)))
-        {
+        if complex_operand(&base, &exponent).is_some() {
             return self.binary(&ast::Operator::Pow, base, exponent);
         }
         match (base.ty(), exponent.ty()) {
@@ -1783,11 +1777,7 @@ impl Translator<'_> {
 
     fn compare(&mut self, op: &ast::CmpOp, lhs: &V, rhs: &V) -> Result<String> {
         use ast::CmpOp as C;
-        if let Some(ty @ Ty::Complex(_)) = [lhs.ty(), rhs.ty()]
-            .into_iter()
-            .flatten()
-            .find(|t| matches!(t, Ty::Complex(_)))
-        {
+        if let Some(ty) = complex_operand(lhs, rhs) {
             // `std::complex` has == and != only.
             let name = match op {
                 C::Eq => "eq",
@@ -2022,6 +2012,14 @@ impl Translator<'_> {
             V::Ssa(..) => Ok(V::Ssa(self.convert(value, ty)?, ty)),
         }
     }
+}
+
+/// The complex type of an operation's operands, if either is complex.
+fn complex_operand(a: &V, b: &V) -> Option<Ty> {
+    [a.ty(), b.ty()]
+        .into_iter()
+        .flatten()
+        .find(|t| matches!(t, Ty::Complex(_)))
 }
 
 /// The unsigned form of a signed integer op or predicate for unsigned

@@ -30,11 +30,11 @@
 //!    parameters and symbols, `floor`/`mod` by constants) ISL computes the
 //!    set of accessed indices exactly and the result is its per-dimension
 //!    hull, with the stride kept when every access is on a lattice (`2*i`
-//!    over `0:N` gives `0:2*N-1:2`, `i % 4` over `0:N` gives `0:min(4, N)`,
-//!    where DaCe's pattern matching gives the under-approximation `0:4`
-//!    for `N < 4`-free reasoning and misses tiled ranges). Other
-//!    subscripts are bounded by interval arithmetic over the parameter
-//!    ranges, which is sound but may be loose.
+//!    over `0:N` gives `0:2*N-1:2`, `i % 4` over `0:N` gives
+//!    `0:Min(4, N)`, a tile `ti:Min(ti + 4, N)` inside `0:N:4` gives
+//!    `0:N`). Other subscripts are bounded by interval arithmetic over the
+//!    parameter ranges, which is sound but may be loose; the corpus test
+//!    finds DaCe's pattern matching stores `0:N` for `A[2*i]` over `0:N`.
 //! 4. The volume is the sum of the inner volumes times the number of
 //!    iterations, and the memlet is dynamic where an inner one is, where
 //!    the scope has dynamic range inputs (its iteration count is data) and
@@ -64,7 +64,7 @@
 //! }
 //! %b = sdfg.access %B writes(%m["0:1"] : ...)
 //! // after
-//! ... ins("A" = %a["1:2*N:2", volume "N"] : ...) ...
+//! ... ins("A" = %a["1:2*N:2"] : ...) ...
 //! %b = sdfg.access %B writes(%m["0:Min(4, N)", volume "N"] : ...)
 //! ```
 //!

@@ -102,7 +102,7 @@ impl<'a> Function<'a, '_> {
         let letter = self.letter(lib, &[&a, &b])?;
         // DaCe leaves out properties at their defaults (`lower=True`).
         let lower = !matches!(lib.props.text("lower").as_deref(), Some("false" | "False"));
-        let buffer = self.stage(lib, &a, true)?;
+        let buffer = self.stage(lib, &a)?;
         let n = self.lapack_int(lib, &buffer.rows)?;
         let major = self.i32_constant(ROW_MAJOR);
         let uplo = self.body.assign(format!(
@@ -133,7 +133,7 @@ impl<'a> Function<'a, '_> {
         ));
         let elem = b.data.elem.clone();
         let value = self.load(lib.node, &env, &buffer.data, &[var("__i"), var("__j")])?;
-        let zero = self.zero(&elem);
+        let zero = self.constant(0.0, &elem);
         let factor = self.body.assign(format!(
             "arith.select {outside}, {zero}, {value} : {}",
             elem.ty
@@ -165,8 +165,8 @@ impl<'a> Function<'a, '_> {
             );
         }
         let letter = self.letter(lib, &[&a, &b, &x])?;
-        let matrix = self.stage(lib, &a, true)?;
-        let rhs = self.stage(lib, &b, true)?;
+        let matrix = self.stage(lib, &a)?;
+        let rhs = self.stage(lib, &b)?;
         let pivots = self.pivots(lib, &matrix.rows)?;
         let n = self.lapack_int(lib, &matrix.rows)?;
         let k = self.lapack_int(lib, &rhs.cols)?;
@@ -200,7 +200,7 @@ impl<'a> Function<'a, '_> {
         let a = lib.operand("_ain", Some(2))?;
         let out = lib.operand("_aout", Some(2))?;
         let letter = self.letter(lib, &[&a, &out])?;
-        let matrix = self.stage(lib, &a, true)?;
+        let matrix = self.stage(lib, &a)?;
         let pivots = self.pivots(lib, &matrix.rows)?;
         let n = self.lapack_int(lib, &matrix.rows)?;
         let major = self.i32_constant(ROW_MAJOR);
@@ -287,8 +287,8 @@ impl<'a> Function<'a, '_> {
     }
 
     /// Copies a 1-D or 2-D operand into a fresh buffer (a vector becomes
-    /// one column); with `fill` false the buffer is left uninitialized.
-    fn stage(&mut self, lib: &Library<'a>, operand: &Operand, fill: bool) -> Result<'a, Staged> {
+    /// one column).
+    fn stage(&mut self, lib: &Library<'a>, operand: &Operand) -> Result<'a, Staged> {
         let rows = operand.size(0);
         let cols = if operand.rank() == 2 {
             operand.size(1)
@@ -296,13 +296,11 @@ impl<'a> Function<'a, '_> {
             Expr::int(1)
         };
         let staged = self.buffer(lib, &operand.data.elem, rows, cols)?;
-        if fill {
-            let (env, kind) = self.open_nest(lib, &staged_vars(&staged), false)?;
-            let index = operand_index(operand);
-            let v = self.load(lib.node, &env, &operand.data, &operand.point(&index))?;
-            self.store_buffer(lib, &env, &staged, &v)?;
-            self.close_nest(kind);
-        }
+        let (env, kind) = self.open_nest(lib, &staged_vars(&staged), false)?;
+        let index = operand_index(operand);
+        let v = self.load(lib.node, &env, &operand.data, &operand.point(&index))?;
+        self.store_buffer(lib, &env, &staged, &v)?;
+        self.close_nest(kind);
         Ok(staged)
     }
 
@@ -393,16 +391,6 @@ impl<'a> Function<'a, '_> {
             ),
             Some("i32"),
         );
-    }
-
-    /// The zero of an element type.
-    fn zero(&mut self, elem: &Elem) -> String {
-        if elem.is_complex() {
-            self.body
-                .assign(format!("complex.constant [0.0, 0.0] : {}", elem.ty))
-        } else {
-            self.constant(0.0, elem)
-        }
     }
 }
 
