@@ -15,6 +15,7 @@ pub mod ir;
 pub mod layout;
 pub mod library;
 mod model;
+pub mod rewrite;
 pub mod symbolic;
 
 pub use model::*;

@@ -17,6 +17,7 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_analysis::validate::REGISTRATION,
     &sdfg_analysis::propagate::REGISTRATION,
     &sdfg_transforms::expand_library::REGISTRATION,
+    &sdfg_transforms::state_fusion::REGISTRATION,
     &sdfg_conversion::sdfg_to_scf::REGISTRATION,
 ];
 

@@ -8,4 +8,17 @@
 
 #![deny(missing_docs)]
 
+pub mod cfg;
 pub mod expand_library;
+pub mod state_fusion;
+
+/// Accepts an empty option string, for passes without options.
+pub(crate) fn no_options(pass: &str, options: &str) -> Result<(), String> {
+    if options.trim().is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{pass}: unknown option `{options}` (the pass has none)"
+        ))
+    }
+}

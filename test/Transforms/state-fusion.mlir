@@ -1,0 +1,181 @@
+// RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(sdfg-state-fusion)' | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(sdfg-state-fusion,sdfg-validate)' -o /dev/null
+
+// A write of a scalar and the next state's read of it become one state:
+// the read node is the node the write went to, so the read is ordered
+// after the write, and the second state's outgoing edge leaves the first.
+// CHECK-LABEL: sdfg.sdfg @fuse_write_then_read
+// CHECK: sdfg.state @s1 {
+// CHECK: %[[T:.*]] = sdfg.tasklet "produce"
+// CHECK: %[[X:.*]] = sdfg.access %{{.*}} writes(%[[T]]["0"] : f64) : !sdfg.scalar<f64>
+// CHECK-NOT: sdfg.access %{{[a-z0-9_]*}} :
+// CHECK: sdfg.tasklet "consume" ins("i" = %[[X]]["0"] : !sdfg.scalar<f64>)
+// CHECK: sdfg.access %B writes
+// CHECK-NOT: sdfg.state @s2
+// CHECK: sdfg.edge @s1 -> @s3 if "N > 0"
+sdfg.sdfg @fuse_write_then_read(%B: !sdfg.array<f64 ["1"]> as "B") symbols {N = i64} {
+  %x = sdfg.alloc "x" : !sdfg.scalar<f64>
+  sdfg.state @s1 {
+    %t = sdfg.tasklet "produce" outs("o" : f64) {
+      %c = arith.constant 1.0 : f64
+      sdfg.yield %c : f64
+    }
+    %xw = sdfg.access %x writes(%t["0"] : f64) : !sdfg.scalar<f64>
+  }
+  sdfg.state @s2 {
+    %xr = sdfg.access %x : !sdfg.scalar<f64>
+    %u = sdfg.tasklet "consume" ins("i" = %xr["0"] : !sdfg.scalar<f64>) outs("o" : f64) {
+    ^bb0(%i: f64):
+      sdfg.yield %i : f64
+    }
+    %b = sdfg.access %B writes(%u["0"] : f64) : !sdfg.array<f64 ["1"]>
+  }
+  sdfg.state @s3 {
+  }
+  sdfg.edge @s1 -> @s2
+  sdfg.edge @s2 -> @s3 if "N > 0"
+}
+
+// -----
+
+// Empty states fuse with their neighbours whatever their edges carry
+// elsewhere: the chain init -> a -> b -> c keeps one state, and the
+// assignment on the last edge stays on the edge that leaves it.
+// CHECK-LABEL: sdfg.sdfg @fuse_empty_chain
+// CHECK: sdfg.state @init {
+// CHECK-NEXT: }
+// CHECK-NEXT: sdfg.state @guard
+// CHECK-NOT: sdfg.state
+// CHECK: sdfg.edge @init -> @guard assign("i" = "0")
+sdfg.sdfg @fuse_empty_chain() symbols {i = i64} {
+  sdfg.state @init {
+  }
+  sdfg.state @a {
+  }
+  sdfg.state @b {
+  }
+  sdfg.state @guard {
+  }
+  sdfg.edge @init -> @a
+  sdfg.edge @a -> @b
+  sdfg.edge @b -> @guard assign("i" = "0")
+}
+
+// -----
+
+// The first state reads A into B, the second overwrites A from a constant:
+// nothing orders the read before the overwrite in one state, so the states
+// stay apart.
+// CHECK-LABEL: sdfg.sdfg @do_not_fuse_unordered_write_after_read
+// CHECK: sdfg.state @s1
+// CHECK: sdfg.state @s2
+// CHECK: sdfg.edge @s1 -> @s2
+sdfg.sdfg @do_not_fuse_unordered_write_after_read(%A: !sdfg.array<f64 ["1"]> as "A", %B: !sdfg.array<f64 ["1"]> as "B") {
+  sdfg.state @s1 {
+    %a = sdfg.access %A : !sdfg.array<f64 ["1"]>
+    %b = sdfg.access %B writes(%a["0"] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>
+  }
+  sdfg.state @s2 {
+    %t = sdfg.tasklet "zero" outs("o" : f64) {
+      %c = arith.constant 0.0 : f64
+      sdfg.yield %c : f64
+    }
+    %a = sdfg.access %A writes(%t["0"] : f64) : !sdfg.array<f64 ["1"]>
+  }
+  sdfg.edge @s1 -> @s2
+}
+
+// -----
+
+// The same overwrite fuses when the data it depends on orders it: the
+// second state computes A from B, which the first state wrote from A, so
+// the read of A comes first along B.
+// CHECK-LABEL: sdfg.sdfg @fuse_write_after_read_ordered_by_data
+// CHECK: sdfg.state @s1 {
+// CHECK: %[[A:.*]] = sdfg.access %A :
+// CHECK: %[[B:.*]] = sdfg.access %B writes(%[[A]]["0"]
+// CHECK: sdfg.tasklet "double" ins("i" = %[[B]]["0"]
+// CHECK: sdfg.access %A writes
+// CHECK-NOT: sdfg.state
+sdfg.sdfg @fuse_write_after_read_ordered_by_data(%A: !sdfg.array<f64 ["1"]> as "A", %B: !sdfg.array<f64 ["1"]> as "B") {
+  sdfg.state @s1 {
+    %a = sdfg.access %A : !sdfg.array<f64 ["1"]>
+    %b = sdfg.access %B writes(%a["0"] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>
+  }
+  sdfg.state @s2 {
+    %b = sdfg.access %B : !sdfg.array<f64 ["1"]>
+    %t = sdfg.tasklet "double" ins("i" = %b["0"] : !sdfg.array<f64 ["1"]>) outs("o" : f64) {
+    ^bb0(%i: f64):
+      %v = arith.addf %i, %i : f64
+      sdfg.yield %v : f64
+    }
+    %a = sdfg.access %A writes(%t["0"] : f64) : !sdfg.array<f64 ["1"]>
+  }
+  sdfg.edge @s1 -> @s2
+}
+
+// -----
+
+// Two unordered writes of the same array (write after write) keep their
+// states; so do states joined by a conditional edge, states whose edge
+// assigns a symbol, and a state with two predecessors.
+// CHECK-LABEL: sdfg.sdfg @do_not_fuse
+// CHECK-COUNT-5: sdfg.state
+// CHECK: sdfg.edge @w1 -> @w2
+// CHECK: sdfg.edge @w2 -> @c if "N > 1"
+// CHECK: sdfg.edge @c -> @d assign("k" = "1")
+// CHECK: sdfg.edge @d -> @c
+sdfg.sdfg @do_not_fuse(%A: !sdfg.array<f64 ["1"]> as "A") symbols {N = i64, k = i64} {
+  sdfg.state @w1 {
+    %t = sdfg.tasklet "one" outs("o" : f64) {
+      %c = arith.constant 1.0 : f64
+      sdfg.yield %c : f64
+    }
+    %a = sdfg.access %A writes(%t["0"] : f64) : !sdfg.array<f64 ["1"]>
+  }
+  sdfg.state @w2 {
+    %t = sdfg.tasklet "two" outs("o" : f64) {
+      %c = arith.constant 2.0 : f64
+      sdfg.yield %c : f64
+    }
+    %a = sdfg.access %A writes(%t["0"] : f64) : !sdfg.array<f64 ["1"]>
+  }
+  sdfg.state @c {
+  }
+  sdfg.state @d {
+  }
+  sdfg.state @e {
+  }
+  sdfg.edge @w1 -> @w2
+  sdfg.edge @w2 -> @c if "N > 1"
+  sdfg.edge @c -> @d assign("k" = "1")
+  sdfg.edge @d -> @c
+  sdfg.edge @w2 -> @e if "N <= 1"
+}
+
+// -----
+
+// States inside a loop region fuse within the loop body.
+// CHECK-LABEL: sdfg.sdfg @fuse_in_loop_body
+// CHECK: sdfg.loop @loop
+// CHECK: sdfg.state @body {
+// CHECK: sdfg.tasklet "inc"
+// CHECK-NOT: sdfg.state
+// CHECK-NOT: sdfg.edge
+sdfg.sdfg @fuse_in_loop_body(%A: !sdfg.array<f64 ["10"]> as "A") symbols {i = i64} {
+  sdfg.loop @loop var "i" init "0" cond "i < 10" update "i + 1" {
+    sdfg.state @body {
+    }
+    sdfg.state @work {
+      %a = sdfg.access %A : !sdfg.array<f64 ["10"]>
+      %t = sdfg.tasklet "inc" ins("x" = %a["i"] : !sdfg.array<f64 ["10"]>) outs("o" : f64) {
+      ^bb0(%x: f64):
+        %c = arith.constant 1.0 : f64
+        %v = arith.addf %x, %c : f64
+        sdfg.yield %v : f64
+      }
+      %w = sdfg.access %A writes(%t["i"] : f64) : !sdfg.array<f64 ["10"]>
+    }
+    sdfg.edge @body -> @work
+  }
+}
