@@ -179,3 +179,31 @@ sdfg.sdfg @fuse_in_loop_body(%A: !sdfg.array<f64 ["10"]> as "A") symbols {i = i6
     sdfg.edge @body -> @work
   }
 }
+
+// -----
+
+// An empty state between two edges that carry assignments goes: the edges
+// join, with the first one's condition and both assignments. Where the
+// second edge reads what the first assigns, the state stays.
+// CHECK-LABEL: sdfg.sdfg @absorb_empty_state_between_assignments
+// CHECK: sdfg.state @guard
+// CHECK: sdfg.state @keep
+// CHECK-NOT: sdfg.state @between
+// CHECK: sdfg.edge @guard -> @keep if "i < N" assign("s" = "s + 1", "i" = "i + 1")
+// CHECK: sdfg.edge @keep -> @reads
+// CHECK: sdfg.edge @reads -> @guard assign("k" = "s")
+sdfg.sdfg @absorb_empty_state_between_assignments() symbols {N = i64, i = i64, k = i64, s = i64} {
+  sdfg.state @guard {
+  }
+  sdfg.state @between {
+  }
+  sdfg.state @keep {
+    sdfg.tasklet "side" side_effects code cpp "printf(\"hi\\n\");"
+  }
+  sdfg.state @reads {
+  }
+  sdfg.edge @guard -> @between if "i < N" assign("s" = "s + 1")
+  sdfg.edge @between -> @keep assign("i" = "i + 1")
+  sdfg.edge @keep -> @reads assign("s" = "s * 2")
+  sdfg.edge @reads -> @guard assign("k" = "s")
+}

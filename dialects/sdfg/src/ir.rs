@@ -101,6 +101,20 @@ impl<'a> Op<'a> {
         (!attr.ptr.is_null()).then_some(attr)
     }
 
+    /// Every attribute of the op, as (name, value) pairs.
+    pub fn attributes(&self) -> Vec<(&'a str, MlirAttribute)> {
+        // SAFETY: the op is live; attribute names are identifiers owned by
+        // the context.
+        unsafe {
+            (0..mlirOperationGetNumAttributes(self.raw))
+                .map(|i| {
+                    let named = mlirOperationGetAttribute(self.raw, i);
+                    (str_of(mlirIdentifierStr(named.name)), named.attribute)
+                })
+                .collect()
+        }
+    }
+
     /// Sets (or replaces) attribute `name`.
     pub fn set_attr(&self, name: &str, attr: MlirAttribute) {
         // SAFETY: the op and the attribute are live in one context.

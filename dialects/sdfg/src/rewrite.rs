@@ -29,25 +29,18 @@ pub fn set_symbol_ref(op: Op<'_>, name: &str, symbol: &str) {
     op.set_attr(name, attr);
 }
 
-/// Sets attribute `name` to a string, or removes it when `value` is `None`.
-pub fn set_optional_str(op: Op<'_>, name: &str, value: Option<&str>) {
-    match value {
-        Some(v) => op.set_attr(name, str_attr(op, v)),
-        None => {
-            // SAFETY: the op is live.
-            unsafe { mlirOperationRemoveAttributeByName(op.raw(), string_ref(name)) };
-        }
-    }
+/// Removes attribute `name` of `op`, if present.
+pub fn remove_attr(op: Op<'_>, name: &str) {
+    // SAFETY: the op is live.
+    unsafe { mlirOperationRemoveAttributeByName(op.raw(), string_ref(name)) };
 }
 
 /// Sets the assignments of an `sdfg.edge` (`assign_names`/`assign_values`);
 /// an empty list removes both attributes.
 pub fn set_assignments(edge: Op<'_>, assignments: &[(String, String)]) {
     if assignments.is_empty() {
-        for name in ["assign_names", "assign_values"] {
-            // SAFETY: the op is live.
-            unsafe { mlirOperationRemoveAttributeByName(edge.raw(), string_ref(name)) };
-        }
+        remove_attr(edge, "assign_names");
+        remove_attr(edge, "assign_values");
         return;
     }
     let names: Vec<&str> = assignments.iter().map(|(n, _)| n.as_str()).collect();
@@ -85,6 +78,12 @@ pub fn replace_all_uses(of: Val<'_>, with: Val<'_>) {
     unsafe { mlirValueReplaceAllUsesOfWith(of.raw(), with.raw()) }
 }
 
+/// Replaces operand `index` of `op` with `value`.
+pub fn set_operand(op: Op<'_>, index: usize, value: Val<'_>) {
+    // SAFETY: the op and the value are live; MLIR checks nothing more.
+    unsafe { mlirOperationSetOperand(op.raw(), index as isize, value.raw()) }
+}
+
 /// Replaces the operands of an op with `operandSegmentSizes` segment by
 /// segment, and updates the segment sizes.
 pub fn set_operand_segments(op: Op<'_>, segments: &[Vec<Val<'_>>]) {
@@ -106,4 +105,152 @@ pub fn set_operand_segments(op: Op<'_>, segments: &[Vec<Val<'_>>]) {
 /// nested in it may be used afterwards.
 pub unsafe fn erase(op: Op<'_>) {
     mlirOperationDestroy(op.raw());
+}
+
+/// Creates an op named `name` at `at`'s location with `attributes`,
+/// results of `results` and `regions` regions of one empty block each
+/// (not inserted anywhere).
+fn create(
+    at: Op<'_>,
+    name: &str,
+    attributes: &[(&str, MlirAttribute)],
+    results: &[MlirType],
+    regions: usize,
+) -> MlirOperation {
+    // SAFETY: every handle is live in `at`'s context; the state is
+    // consumed by `mlirOperationCreate`, which takes ownership of the
+    // regions.
+    unsafe {
+        let ctx = at.context();
+        let mut state = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(at.raw()));
+        let named: Vec<MlirNamedAttribute> = attributes
+            .iter()
+            .map(|(n, a)| mlirNamedAttributeGet(mlirIdentifierGet(ctx, string_ref(n)), *a))
+            .collect();
+        mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+        mlirOperationStateAddResults(&mut state, results.len() as isize, results.as_ptr());
+        let owned: Vec<MlirRegion> = (0..regions)
+            .map(|_| {
+                let region = mlirRegionCreate();
+                mlirRegionAppendOwnedBlock(
+                    region,
+                    mlirBlockCreate(0, std::ptr::null(), std::ptr::null()),
+                );
+                region
+            })
+            .collect();
+        mlirOperationStateAddOwnedRegions(&mut state, owned.len() as isize, owned.as_ptr());
+        mlirOperationCreate(&mut state)
+    }
+}
+
+/// Creates an empty `sdfg.state @name` right before the block `before`.
+pub fn create_state_before<'a>(before: Op<'a>, name: &str) -> Option<Op<'a>> {
+    let attr = str_attr(before, name);
+    let state = create(before, "sdfg.state", &[("sym_name", attr)], &[], 1);
+    // SAFETY: `before` is live and in a block; the new op is inserted once
+    // and owned by that block from then on.
+    unsafe {
+        let block = mlirOperationGetBlock(before.raw());
+        mlirBlockInsertOwnedOperationBefore(block, before.raw(), state);
+        Op::from_raw(state)
+    }
+}
+
+/// Creates `sdfg.edge @src -> @dst assign(...)` at the end of `owner`'s
+/// region.
+pub fn create_edge<'a>(
+    owner: Op<'a>,
+    src: &str,
+    dst: &str,
+    assignments: &[(String, String)],
+) -> Option<Op<'a>> {
+    // SAFETY: the context is live; MLIR copies the names.
+    let (src_attr, dst_attr) = unsafe {
+        (
+            mlirFlatSymbolRefAttrGet(owner.context(), string_ref(src)),
+            mlirFlatSymbolRefAttrGet(owner.context(), string_ref(dst)),
+        )
+    };
+    let raw = create(
+        owner,
+        "sdfg.edge",
+        &[("src", src_attr), ("dst", dst_attr)],
+        &[],
+        0,
+    );
+    // SAFETY: the op was just created and is not in a block.
+    let edge = unsafe { Op::from_raw(raw) }?;
+    set_assignments(edge, assignments);
+    // SAFETY: the region has a block (checked); the edge is appended once.
+    unsafe {
+        let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(owner.raw(), 0));
+        if block.ptr.is_null() {
+            mlirOperationDestroy(raw);
+            return None;
+        }
+        mlirBlockAppendOwnedOperation(block, raw);
+    }
+    Some(edge)
+}
+
+/// Creates `sdfg.sym "expr" : ty` at the start of the entry block of
+/// `owner`'s region 0 and returns its value.
+pub fn create_sym_at_start<'a>(owner: Op<'a>, expr: &str, ty: MlirType) -> Option<Val<'a>> {
+    let raw = create(
+        owner,
+        "sdfg.sym",
+        &[("expr", str_attr(owner, expr))],
+        &[ty],
+        0,
+    );
+    // SAFETY: the region has a block (checked); the op is inserted once.
+    unsafe {
+        let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(owner.raw(), 0));
+        if block.ptr.is_null() {
+            mlirOperationDestroy(raw);
+            return None;
+        }
+        mlirBlockInsertOwnedOperation(block, 0, raw);
+        Op::from_raw(raw).map(|op| op.results()[0])
+    }
+}
+
+/// Erases argument `index` of the entry block of `owner`'s region 0 (the
+/// argument must have no uses left).
+pub fn erase_region_arg(owner: Op<'_>, index: usize) {
+    // SAFETY: the op is live; the block exists (checked) and MLIR asserts
+    // the argument is unused.
+    unsafe {
+        let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(owner.raw(), 0));
+        if !block.ptr.is_null() && index < mlirBlockGetNumArguments(block) as usize {
+            mlirBlockEraseArgument(block, index as u32);
+        }
+    }
+}
+
+/// Adds `name` of type `ty` to the `symbols` dictionary of an `sdfg.sdfg`
+/// (no change when it is declared already).
+pub fn declare_symbol(sdfg: Op<'_>, name: &str, ty: MlirType) {
+    let mut entries = sdfg
+        .attr("symbols")
+        .map(crate::ir::dictionary_entries)
+        .unwrap_or_default();
+    if entries.iter().any(|(n, _)| *n == name) {
+        return;
+    }
+    // SAFETY: the type is live in the op's context.
+    let attr = unsafe { mlirTypeAttrGet(ty) };
+    entries.push((name, attr));
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    let ctx = sdfg.context();
+    // SAFETY: the names are interned by MLIR; the attributes are live.
+    unsafe {
+        let named: Vec<MlirNamedAttribute> = entries
+            .iter()
+            .map(|(n, a)| mlirNamedAttributeGet(mlirIdentifierGet(ctx, string_ref(n)), *a))
+            .collect();
+        let dict = mlirDictionaryAttrGet(ctx, named.len() as isize, named.as_ptr());
+        sdfg.set_attr("symbols", dict);
+    }
 }

@@ -249,6 +249,35 @@ pub fn control_flow_graph(owner: Op<'_>) -> ControlFlowGraph<'_> {
     graph
 }
 
+/// The size of a program as DaCe counts it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Size {
+    /// States, nested SDFGs' included.
+    pub states: usize,
+    /// Dataflow nodes, nested SDFGs' included; a map or consume scope is
+    /// two (its entry and its exit node).
+    pub nodes: usize,
+}
+
+/// Counts the states and dataflow nodes under `root`, as DaCe's
+/// `sum(len(s.nodes()) for s in sdfg.all_states())` does.
+pub fn size(root: Op<'_>) -> Size {
+    let mut size = Size::default();
+    for op in root.descendants() {
+        match op.name() {
+            "sdfg.state" => size.states += 1,
+            "sdfg.map" | "sdfg.consume" => size.nodes += 2,
+            "sdfg.access" | "sdfg.tasklet" | "sdfg.nested" | "sdfg.library"
+                if op.ancestor("sdfg.tasklet").is_none() =>
+            {
+                size.nodes += 1
+            }
+            _ => {}
+        }
+    }
+    size
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,6 +47,7 @@ pub struct Machine<'a> {
     out: HashMap<String, Vec<Op<'a>>>,
     into: HashMap<String, Vec<Op<'a>>>,
     order: Vec<Op<'a>>,
+    block_order: Vec<String>,
     erased: HashSet<Op<'a>>,
 }
 
@@ -59,6 +60,7 @@ impl<'a> Machine<'a> {
             out: HashMap::new(),
             into: HashMap::new(),
             order: Vec::new(),
+            block_order: Vec::new(),
             erased: HashSet::new(),
         };
         for op in owner.region_ops(0) {
@@ -66,6 +68,7 @@ impl<'a> Machine<'a> {
                 machine.start.get_or_insert(op);
                 if let Some(name) = op.symbol_name() {
                     machine.blocks.insert(name.to_string(), op);
+                    machine.block_order.push(name.to_string());
                 }
             } else if op.is("sdfg.edge") {
                 machine.add_edge(op);
@@ -87,6 +90,15 @@ impl<'a> Machine<'a> {
     /// The block named `name`.
     pub fn block(&self, name: &str) -> Option<Op<'a>> {
         self.blocks.get(name).copied()
+    }
+
+    /// The names of the live blocks, in the region's order.
+    pub fn block_names(&self) -> Vec<String> {
+        self.block_order
+            .iter()
+            .filter(|n| self.blocks.contains_key(*n))
+            .cloned()
+            .collect()
     }
 
     /// The edges leaving `name`.

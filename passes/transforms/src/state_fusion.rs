@@ -58,6 +58,12 @@
 //! conflicting effects of `first` only; states without common data fuse
 //! without any search. Empty states fuse with anything, which removes the
 //! frontend's guard, latch and end states wherever their edges are plain.
+//!
+//! An empty state with one edge in and one unconditional edge out also
+//! goes when those edges carry assignments ([`absorb_empty`]): the two
+//! edges become one, with the first one's condition and both
+//! assignments, as long as neither edge reads what the other assigns. That removes the states scalar-to-symbol promotion
+//! leaves between two assignments.
 
 use crate::cfg::{always_true, machine_owners, Machine};
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
@@ -102,6 +108,11 @@ pub fn fuse_all(root: Op<'_>) -> usize {
             let before = fused;
             for edge in machine.edges() {
                 if machine.is_live(edge) && fuse_edge(&mut machine, edge).is_ok() {
+                    fused += 1;
+                }
+            }
+            for name in machine.block_names() {
+                if absorb_empty(&mut machine, &name).is_ok() {
                     fused += 1;
                 }
             }
@@ -167,6 +178,73 @@ fn fuse_edge<'a>(machine: &mut Machine<'a>, edge: Op<'a>) -> Result<(), String> 
     }
     machine.erase_block(&dst);
     Ok(())
+}
+
+/// Removes the empty state `name` that sits between one incoming and one
+/// unconditional outgoing edge, joining the two edges into one: the
+/// incoming edge's condition, then both edges' assignments. Neither
+/// edge's assignments may read or reassign what the other assigns (on one
+/// edge every right-hand side is evaluated before any assignment, and
+/// `sdfg-validate` rejects an edge that reads what it assigns), and the
+/// joined edge must not loop.
+pub fn absorb_empty(machine: &mut Machine<'_>, name: &str) -> Result<(), String> {
+    let block = machine
+        .block(name)
+        .ok_or_else(|| format!("no block `{name}`"))?;
+    if !block.is("sdfg.state") || !block.region_ops(0).is_empty() {
+        return Err(format!("`{name}` is not an empty state"));
+    }
+    if machine.start == Some(block) {
+        return Err(format!("`{name}` starts its region"));
+    }
+    let (incoming, outgoing) = match (machine.in_edges(name), machine.out_edges(name)) {
+        ([i], [o]) => (*i, *o),
+        _ => return Err(format!("`{name}` has not exactly one edge in and one out")),
+    };
+    let (Some(src), Some(dst)) = (
+        incoming.symbol_ref_attr("src"),
+        outgoing.symbol_ref_attr("dst"),
+    ) else {
+        return Err("an edge names no block".into());
+    };
+    if src == name || dst == name || src == dst {
+        return Err(format!(
+            "joining the edges around `{name}` would make a loop"
+        ));
+    }
+    if !always_true(outgoing.str_attr("condition")) {
+        return Err(format!("the edge leaving `{name}` has a condition"));
+    }
+    let first: Vec<(String, String)> = assignments(incoming);
+    let second: Vec<(String, String)> = assignments(outgoing);
+    let names = |list: &[(String, String)]| -> HashSet<String> {
+        list.iter().map(|(n, _)| n.clone()).collect()
+    };
+    let reads = |list: &[(String, String)], of: &HashSet<String>| {
+        list.iter()
+            .any(|(n, value)| of.contains(n) || crate::identifiers(value).any(|w| of.contains(&w)))
+    };
+    if reads(&second, &names(&first)) || reads(&first, &names(&second)) {
+        return Err(format!(
+            "the edges around `{name}` read or reassign what the other assigns"
+        ));
+    }
+    let joined: Vec<(String, String)> = first.into_iter().chain(second).collect();
+    rewrite::set_assignments(incoming, &joined);
+    let dst = dst.to_string();
+    machine.erase_edge(outgoing);
+    machine.set_destination(incoming, &dst);
+    machine.erase_block(name);
+    Ok(())
+}
+
+/// The assignments of an inter-state edge, in order.
+fn assignments(edge: Op<'_>) -> Vec<(String, String)> {
+    edge.str_array_attr("assign_names")
+        .into_iter()
+        .zip(edge.str_array_attr("assign_values"))
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect()
 }
 
 /// What a node's effect is on: one container, or possibly any.

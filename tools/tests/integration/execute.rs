@@ -53,6 +53,25 @@ fn output_within(
 /// Runs `program` on the inputs of `case` (`in/*.npy`, `symbols`) and
 /// writes its outputs to `case/ours`.
 pub(crate) fn run_case(program: &Path, case: &Path) -> Result<(), Outcome> {
+    run_case_with(program, case, None)
+}
+
+/// Where [`run_case_with`] writes the outputs of a run with `pipeline`.
+pub(crate) fn ours(pipeline: Option<&str>) -> &'static str {
+    if pipeline.is_some() {
+        "ours-after-pipeline"
+    } else {
+        "ours"
+    }
+}
+
+/// Runs `program` as [`run_case`] does, after the pass pipeline
+/// `pipeline` when there is one (its outputs go to `case/<ours(pipeline)>`).
+pub(crate) fn run_case_with(
+    program: &Path,
+    case: &Path,
+    pipeline: Option<&str>,
+) -> Result<(), Outcome> {
     let binary = std::env::var_os("SDFG_RUN_BIN")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_sdfg-run")));
@@ -61,7 +80,10 @@ pub(crate) fn run_case(program: &Path, case: &Path) -> Result<(), Outcome> {
         .arg(program)
         .arg("--check-bounds")
         .arg("--out")
-        .arg(case.join("ours"));
+        .arg(case.join(ours(pipeline)));
+    if let Some(pipeline) = pipeline {
+        command.arg(format!("--pass-pipeline={pipeline}"));
+    }
     if let Ok(symbols) = std::fs::read_to_string(case.join("symbols")) {
         for line in symbols.lines().filter(|l| !l.is_empty()) {
             command.arg("--set").arg(line);
@@ -129,6 +151,11 @@ pub(crate) fn close(a: &Array, b: &Array) -> Result<(), String> {
 /// Compares what `sdfg-run` left in `case/ours` (inputs it did not write
 /// are unchanged) with the arrays in `case/<reference>`.
 pub(crate) fn compare(case: &Path, reference: &str) -> Outcome {
+    compare_outputs(case, reference, "ours")
+}
+
+/// Compares what `sdfg-run` left in `case/<outputs>` with `case/<reference>`.
+pub(crate) fn compare_outputs(case: &Path, reference: &str, outputs: &str) -> Outcome {
     let mut checked = 0;
     for entry in std::fs::read_dir(case.join(reference))
         .into_iter()
@@ -139,7 +166,7 @@ pub(crate) fn compare(case: &Path, reference: &str) -> Outcome {
         let Some(file) = path.file_name() else {
             continue;
         };
-        let ours = case.join("ours").join(file);
+        let ours = case.join(outputs).join(file);
         let ours = if ours.exists() {
             ours
         } else {
@@ -159,8 +186,13 @@ pub(crate) fn compare(case: &Path, reference: &str) -> Outcome {
     Outcome::Pass
 }
 
+/// The simplify pipeline every runnable program also runs through.
+pub(crate) const SIMPLIFY: &str = "builtin.module(sdfg-simplify)";
+
 /// Runs DaCe on `files` (in its own processes), then `sdfg-run` on the
-/// inputs DaCe used, and compares.
+/// inputs DaCe used, as written and after `sdfg-simplify` (two runs at a
+/// time, each compiles on one core), and compares each with DaCe. The
+/// outcomes of the simplified runs are keyed `<stem> after sdfg-simplify`.
 fn run_against_dace(python: &Path, files: &[PathBuf], work: &Path) -> BTreeMap<String, Outcome> {
     let script = work.join("dace_run.py");
     std::fs::write(&script, include_str!("python/dace_run.py")).expect("writable");
@@ -172,7 +204,7 @@ fn run_against_dace(python: &Path, files: &[PathBuf], work: &Path) -> BTreeMap<S
         .status()
         .expect("python runs");
     assert!(status.success(), "dace_run.py failed");
-    let mut outcomes = BTreeMap::new();
+    let mut runs = Vec::new();
     for file in files {
         let stem = file
             .file_stem()
@@ -181,18 +213,39 @@ fn run_against_dace(python: &Path, files: &[PathBuf], work: &Path) -> BTreeMap<S
             .to_string();
         let case = work.join(&stem);
         let verdict = std::fs::read_to_string(case.join("status")).unwrap_or_default();
-        if verdict.trim() != "ok" {
-            continue;
-        }
-        let outcome = match run_case(file, &case) {
-            Ok(()) => compare(&case, "dace"),
-            Err(outcome) => outcome,
-        };
-        if !matches!(outcome, Outcome::Nothing) {
-            outcomes.insert(stem, outcome);
+        if verdict.trim() == "ok" {
+            runs.push((
+                format!("{stem} after sdfg-simplify"),
+                file,
+                case.clone(),
+                Some(SIMPLIFY),
+            ));
+            runs.push((stem, file, case, None));
         }
     }
-    outcomes
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let outcomes = std::sync::Mutex::new(BTreeMap::new());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((name, file, case, pipeline)) = runs.get(i) else {
+                    break;
+                };
+                let outcome = match run_case_with(file, case, *pipeline) {
+                    Ok(()) => compare_outputs(case, "dace", ours(*pipeline)),
+                    Err(outcome) => outcome,
+                };
+                if !matches!(outcome, Outcome::Nothing) {
+                    outcomes
+                        .lock()
+                        .expect("no worker panics")
+                        .insert(name.clone(), outcome);
+                }
+            });
+        }
+    });
+    outcomes.into_inner().expect("no worker panics")
 }
 
 /// Programs whose DaCe result cannot be reproduced: it depends on the
@@ -313,7 +366,9 @@ fn corpus_files() -> Vec<PathBuf> {
 
 /// For every corpus program whose arguments can be generated and that DaCe
 /// runs, `sdfg-run` gives DaCe's outputs on DaCe's inputs: at least 80% of
-/// them, and every other one is a diagnostic, never a crash.
+/// them, and every other one is a diagnostic, never a crash. After
+/// `sdfg-simplify` every program gives the same numbers again (a program
+/// that runs as written and not after simplify fails the test).
 #[test]
 fn corpus_programs_compute_what_dace_computes() {
     let Some(python) = dace_python() else {
@@ -348,7 +403,7 @@ fn corpus_programs_compute_what_dace_computes() {
         reasons.entry(key).or_default().push(name);
     }
     println!(
-        "sdfg-run matches DaCe 1.0.2 on {passed} of {runnable} runnable programs ({} files tried, {} nondeterministic ones left out)",
+        "sdfg-run matches DaCe 1.0.2 on {passed} of {runnable} runs of runnable programs, as written and after sdfg-simplify ({} files tried, {} nondeterministic ones left out)",
         files.len(),
         NONDETERMINISTIC.len()
     );
@@ -360,6 +415,12 @@ fn corpus_programs_compute_what_dace_computes() {
         match outcome {
             Outcome::Mismatch(m) => bad.push(format!("{name}: wrong numbers: {m}")),
             Outcome::Crash(c) => bad.push(format!("{name}: crash: {c}")),
+            Outcome::Diagnostic(d) => {
+                let plain = name.strip_suffix(" after sdfg-simplify");
+                if plain.is_some_and(|p| matches!(outcomes.get(p), Some(Outcome::Pass))) {
+                    bad.push(format!("{name}: runs as written, not after simplify: {d}"));
+                }
+            }
             _ => {}
         }
     }

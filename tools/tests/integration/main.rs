@@ -9,4 +9,5 @@ mod layout;
 mod lit;
 mod numpy;
 mod propagate;
+mod simplify;
 mod tasklet_python;

@@ -15,8 +15,9 @@
 //! scalars DaCe promotes to symbols, complex library nodes, imaginary
 //! literals), and the LAPACK nodes (Cholesky, Solve, Inv).
 
-use crate::execute::{compare, run_case, Outcome};
+use crate::execute::{compare_outputs, ours, run_case_with, Outcome, SIMPLIFY};
 use crate::import::dace_python;
+use crate::simplify::{import, root, size, Size};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -85,7 +86,14 @@ fn numpy_programs_compute_what_dace_computes() {
             if numpy != "ok" {
                 println!("  {name}: note: {numpy} (a DaCe bug or undefined behaviour)");
             }
-            cases.push((name, case));
+            if !form.is_empty() {
+                cases.push((
+                    format!("{name} after sdfg-simplify"),
+                    case.clone(),
+                    Some(SIMPLIFY),
+                ));
+            }
+            cases.push((name, case, None));
         }
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -94,11 +102,11 @@ fn numpy_programs_compute_what_dace_computes() {
         for _ in 0..2 {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((name, case)) = cases.get(i) else {
+                let Some((name, case, pipeline)) = cases.get(i) else {
                     break;
                 };
-                let outcome = match run_case(&case.join("program.sdfg"), case) {
-                    Ok(()) => compare(case, "dace"),
+                let outcome = match run_case_with(&case.join("program.sdfg"), case, *pipeline) {
+                    Ok(()) => compare_outputs(case, "dace", ours(*pipeline)),
                     Err(outcome) => outcome,
                 };
                 outcomes
@@ -121,16 +129,62 @@ fn numpy_programs_compute_what_dace_computes() {
         }
     }
     println!(
-        "sdfg-run matches DaCe 1.0.2 on {passed} of {compared} NumPy-style program files ({} programs, simplified and not)",
+        "sdfg-run matches DaCe 1.0.2 on {passed} of {compared} NumPy-style program runs ({} programs, simplified and not, the unsimplified ones also after sdfg-simplify)",
         files.len()
     );
     for line in &bad {
         println!("  {line}");
     }
+    compare_sizes(&files, &work);
     assert!(compared > 0, "DaCe ran none of the programs");
     assert!(
         bad.is_empty(),
         "programs that do not compute DaCe's numbers: {bad:#?}"
     );
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// Prints how the size of each unsimplified program after `sdfg-simplify`
+/// compares with DaCe's `simplify()` of the same program (the simplified
+/// form DaCe wrote), in states and nodes.
+fn compare_sizes(files: &[PathBuf], work: &Path) {
+    sdfg_registry::register_all();
+    let context = sdfg_dialect::create_context();
+    let (mut both, mut no_larger) = (0, 0);
+    let (mut ours_total, mut dace_total) = (Size::default(), Size::default());
+    let mut larger = Vec::new();
+    for stem in files.iter().filter_map(|f| f.file_stem()?.to_str()) {
+        let simplified = import(&context, &work.join(stem).join("program.sdfg"));
+        let raw = import(
+            &context,
+            &work.join(format!("{stem}.nosimplify")).join("program.sdfg"),
+        );
+        let (Some(simplified), Some(raw)) = (simplified, raw) else {
+            continue;
+        };
+        let dace = size(root(&simplified));
+        sdfg_transforms::simplify::simplify(root(&raw));
+        let ours = size(root(&raw));
+        both += 1;
+        ours_total.states += ours.states;
+        ours_total.nodes += ours.nodes;
+        dace_total.states += dace.states;
+        dace_total.nodes += dace.nodes;
+        if ours.states <= dace.states && ours.nodes <= dace.nodes {
+            no_larger += 1;
+        } else {
+            larger.push(format!(
+                "{stem}: {} states and {} nodes, DaCe {} and {}",
+                ours.states, ours.nodes, dace.states, dace.nodes
+            ));
+        }
+    }
+    println!(
+        "sdfg-simplify of the unsimplified programs: {no_larger} of {both} no larger than DaCe's simplify() \
+         in states and nodes; {} states and {} nodes in all, DaCe {} and {}",
+        ours_total.states, ours_total.nodes, dace_total.states, dace_total.nodes
+    );
+    for line in &larger {
+        println!("  larger: {line}");
+    }
 }
