@@ -10,6 +10,13 @@
 //! validation, as `sdfg-translate --import-dace` does) and times it against
 //! DaCe's `SDFG.from_file` on the same files in the same run.
 //!
+//! `sdfg-bench simplify [--reps N]` runs memlet propagation and
+//! `sdfg-simplify` on unsimplified programs (the kernels' and chains of
+//! NumPy statements, as DaCe's frontend writes them) against DaCe's
+//! propagation and `simplify()` on the same files, prints both times, the
+//! ratio and how each grows with the program's size, then our time on
+//! programs of up to about 100,000 nodes (see `simplify.rs`).
+//!
 //! `sdfg-bench kernels [--reps N] [--only KERNEL,...]` compiles the
 //! NumPy-style kernels of `bench/kernels/` with `sdfg-lower-to-llvm` and
 //! times them against DaCe 1.0.2 at its best (its generated code for the
@@ -18,6 +25,7 @@
 
 mod import;
 mod kernels;
+mod simplify;
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -220,6 +228,13 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some("simplify") => match simplify::run(reps.unwrap_or(3), &venv_python()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Some("kernels") => match kernels::run(reps.unwrap_or(10).max(1), &only, &venv_python()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -228,7 +243,9 @@ fn main() -> ExitCode {
             }
         },
         _ => {
-            eprintln!("usage: sdfg-bench symbolic|import|kernels [--reps N] [--only KERNEL,...]");
+            eprintln!(
+                "usage: sdfg-bench symbolic|import|simplify|kernels [--reps N] [--only KERNEL,...]"
+            );
             ExitCode::from(2)
         }
     }
