@@ -49,11 +49,16 @@ fn ours(text: &str, reps: usize) -> Result<(f64, Size, Size), String> {
     Ok((best, before, after))
 }
 
+/// The program of a `.sdfg` file, imported and printed by MLIR (one op
+/// per line, which [`repeat`] relies on).
 fn import(file: &Path) -> Result<String, String> {
     let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let text = sdfg_target_dace::import::import_bytes(&bytes)
         .map_err(|e| format!("{}: {e}", file.display()))?;
-    Ok(format!("module {{\n{text}}}"))
+    let context = sdfg_dialect::create_context();
+    let module = Module::parse(&context, &format!("module {{\n{text}}}"))
+        .ok_or_else(|| format!("{}: the imported program does not parse", file.display()))?;
+    Ok(module.as_operation().to_string())
 }
 
 /// `text` (one imported SDFG whose state machine is a chain) run `times`

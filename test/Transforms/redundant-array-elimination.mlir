@@ -94,3 +94,57 @@ sdfg.sdfg @keep_transient_when_bypass_races(%B: !sdfg.array<f64 ["N"]> as "B") s
     %b2 = sdfg.access %B writes(%t["0:N - 1" -> "1:N"] : !sdfg.array<f64 ["N - 1"]>) : !sdfg.array<f64 ["N"]>
   }
 }
+
+// -----
+
+// `B[1:N+1] = tmp`: the map writes B at an offset, its exit memlets moved
+// into B's coordinates.
+// CHECK-LABEL: sdfg.sdfg @bypass_transient_copied_at_offset
+// CHECK: %[[M:.*]] = sdfg.map "inc"
+// CHECK: sdfg.exit("tmp" = %{{.*}}["i + 1"] : f64)
+// CHECK-NOT: sdfg.access %tmp
+// CHECK: sdfg.access %B writes(%[[M]]["1:N + 1"] : !sdfg.array<f64 ["N + 2"]>) : !sdfg.array<f64 ["N + 2"]>
+sdfg.sdfg @bypass_transient_copied_at_offset(%A: !sdfg.array<f64 ["N"]> as "A", %B: !sdfg.array<f64 ["N + 2"]> as "B") symbols {N = i64} {
+  %tmp = sdfg.alloc "tmp" : !sdfg.array<f64 ["N"]>
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    %m = sdfg.map "inc" ["i" = "0:N"] ins("a" = %a["0:N"] : !sdfg.array<f64 ["N"]>) outs("tmp" : !sdfg.array<f64 ["N"]>) {
+    ^bb0(%ain: !sdfg.array<f64 ["N"]>):
+      %o = sdfg.tasklet "inc" ins("x" = %ain["i"] : !sdfg.array<f64 ["N"]>) outs("y" : f64) {
+      ^bb0(%x: f64):
+        %c = arith.constant 1.0 : f64
+        %v = arith.addf %x, %c : f64
+        sdfg.yield %v : f64
+      }
+      sdfg.exit("tmp" = %o["i"] : f64)
+    }
+    %t = sdfg.access %tmp writes(%m["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+    %b = sdfg.access %B writes(%t["0:N" -> "1:N + 1"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N + 2"]>
+  }
+}
+
+// -----
+
+// A copy that reshapes (9 elements into a 3x3 array) keeps its transient:
+// the writers' memlets have no place in the destination's coordinates.
+// CHECK-LABEL: sdfg.sdfg @keep_transient_copied_with_reshape
+// CHECK: sdfg.access %T writes
+// CHECK: sdfg.access %O writes
+sdfg.sdfg @keep_transient_copied_with_reshape(%I: !sdfg.array<f32 ["9"]> as "I", %O: !sdfg.array<f32 ["3", "3"]> as "O") {
+  %T = sdfg.alloc "T" : !sdfg.array<f32 ["9"]>
+  sdfg.state @s {
+    %i = sdfg.access %I : !sdfg.array<f32 ["9"]>
+    %m = sdfg.map "inc" ["k" = "0:9"] ins("I" = %i["0:9"] : !sdfg.array<f32 ["9"]>) outs("T" : !sdfg.array<f32 ["9"]>) {
+    ^bb0(%iin: !sdfg.array<f32 ["9"]>):
+      %o = sdfg.tasklet "inc" ins("x" = %iin["k"] : !sdfg.array<f32 ["9"]>) outs("y" : f32) {
+      ^bb0(%x: f32):
+        %c = arith.constant 1.0 : f32
+        %v = arith.addf %x, %c : f32
+        sdfg.yield %v : f32
+      }
+      sdfg.exit("T" = %o["k"] : f32)
+    }
+    %t = sdfg.access %T writes(%m["0:9"] : !sdfg.array<f32 ["9"]>) : !sdfg.array<f32 ["9"]>
+    %b = sdfg.access %O writes(%t["0:9"] : !sdfg.array<f32 ["9"]>) : !sdfg.array<f32 ["3", "3"]>
+  }
+}

@@ -107,12 +107,13 @@ pub unsafe fn erase(op: Op<'_>) {
     mlirOperationDestroy(op.raw());
 }
 
-/// Creates an op named `name` at `at`'s location with `attributes`,
-/// results of `results` and `regions` regions of one empty block each
-/// (not inserted anywhere).
+/// Creates an op named `name` at `at`'s location with `operands`,
+/// `attributes`, results of `results` and `regions` regions of one empty
+/// block each (not inserted anywhere).
 fn create(
     at: Op<'_>,
     name: &str,
+    operands: &[Val<'_>],
     attributes: &[(&str, MlirAttribute)],
     results: &[MlirType],
     regions: usize,
@@ -128,6 +129,8 @@ fn create(
             .map(|(n, a)| mlirNamedAttributeGet(mlirIdentifierGet(ctx, string_ref(n)), *a))
             .collect();
         mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+        let values: Vec<MlirValue> = operands.iter().map(|v| v.raw()).collect();
+        mlirOperationStateAddOperands(&mut state, values.len() as isize, values.as_ptr());
         mlirOperationStateAddResults(&mut state, results.len() as isize, results.as_ptr());
         let owned: Vec<MlirRegion> = (0..regions)
             .map(|_| {
@@ -147,7 +150,7 @@ fn create(
 /// Creates an empty `sdfg.state @name` right before the block `before`.
 pub fn create_state_before<'a>(before: Op<'a>, name: &str) -> Option<Op<'a>> {
     let attr = str_attr(before, name);
-    let state = create(before, "sdfg.state", &[("sym_name", attr)], &[], 1);
+    let state = create(before, "sdfg.state", &[], &[("sym_name", attr)], &[], 1);
     // SAFETY: `before` is live and in a block; the new op is inserted once
     // and owned by that block from then on.
     unsafe {
@@ -175,6 +178,7 @@ pub fn create_edge<'a>(
     let raw = create(
         owner,
         "sdfg.edge",
+        &[],
         &[("src", src_attr), ("dst", dst_attr)],
         &[],
         0,
@@ -200,6 +204,7 @@ pub fn create_sym_at_start<'a>(owner: Op<'a>, expr: &str, ty: MlirType) -> Optio
     let raw = create(
         owner,
         "sdfg.sym",
+        &[],
         &[("expr", str_attr(owner, expr))],
         &[ty],
         0,
@@ -213,6 +218,44 @@ pub fn create_sym_at_start<'a>(owner: Op<'a>, expr: &str, ty: MlirType) -> Optio
         }
         mlirBlockInsertOwnedOperation(block, 0, raw);
         Op::from_raw(raw).map(|op| op.results()[0])
+    }
+}
+
+/// Creates, right before `before`, a tasklet `label` without inputs whose
+/// one output `out` of type `ty` is the value of the symbolic expression
+/// `expr` (an `sdfg.sym` yielded), and returns its result.
+pub fn create_symbol_tasklet<'a>(
+    before: Op<'a>,
+    label: &str,
+    out: &str,
+    expr: &str,
+    ty: MlirType,
+) -> Option<Val<'a>> {
+    // SAFETY: the context is live.
+    let segments = unsafe { mlirDenseI32ArrayGet(before.context(), 2, [0i32, 0].as_ptr()) };
+    let raw = create(
+        before,
+        "sdfg.tasklet",
+        &[],
+        &[
+            ("label", str_attr(before, label)),
+            ("out_names", str_array_attr(before, &[out])),
+            ("operandSegmentSizes", segments),
+        ],
+        &[ty],
+        1,
+    );
+    // SAFETY: `before` is live and in a block; the tasklet is inserted once
+    // and owned by that block, and its body gets its two ops.
+    unsafe {
+        let block = mlirOperationGetBlock(before.raw());
+        mlirBlockInsertOwnedOperationBefore(block, before.raw(), raw);
+        let tasklet = Op::from_raw(raw)?;
+        let value = create_sym_at_start(tasklet, expr, ty)?;
+        let yield_op = create(before, "sdfg.yield", &[value], &[], &[], 0);
+        let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(raw, 0));
+        mlirBlockAppendOwnedOperation(body, yield_op);
+        tasklet.results().first().copied()
     }
 }
 
@@ -232,10 +275,7 @@ pub fn erase_region_arg(owner: Op<'_>, index: usize) {
 /// Adds `name` of type `ty` to the `symbols` dictionary of an `sdfg.sdfg`
 /// (no change when it is declared already).
 pub fn declare_symbol(sdfg: Op<'_>, name: &str, ty: MlirType) {
-    let mut entries = sdfg
-        .attr("symbols")
-        .map(crate::ir::dictionary_entries)
-        .unwrap_or_default();
+    let mut entries = symbol_entries(sdfg);
     if entries.iter().any(|(n, _)| *n == name) {
         return;
     }
@@ -243,6 +283,27 @@ pub fn declare_symbol(sdfg: Op<'_>, name: &str, ty: MlirType) {
     let attr = unsafe { mlirTypeAttrGet(ty) };
     entries.push((name, attr));
     entries.sort_by(|a, b| a.0.cmp(b.0));
+    set_symbols(sdfg, &entries);
+}
+
+/// Removes `name` from the `symbols` dictionary of an `sdfg.sdfg` (no
+/// change when it is not declared).
+pub fn undeclare_symbol(sdfg: Op<'_>, name: &str) {
+    let mut entries = symbol_entries(sdfg);
+    let before = entries.len();
+    entries.retain(|(n, _)| *n != name);
+    if entries.len() != before {
+        set_symbols(sdfg, &entries);
+    }
+}
+
+fn symbol_entries<'a>(sdfg: Op<'a>) -> Vec<(&'a str, MlirAttribute)> {
+    sdfg.attr("symbols")
+        .map(crate::ir::dictionary_entries)
+        .unwrap_or_default()
+}
+
+fn set_symbols(sdfg: Op<'_>, entries: &[(&str, MlirAttribute)]) {
     let ctx = sdfg.context();
     // SAFETY: the names are interned by MLIR; the attributes are live.
     unsafe {

@@ -18,13 +18,17 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_analysis::propagate::REGISTRATION,
     &sdfg_transforms::expand_library::REGISTRATION,
     &sdfg_transforms::simplify::REGISTRATION,
+    &sdfg_transforms::inline_sdfgs::REGISTRATION,
     &sdfg_transforms::dead_state_elimination::REGISTRATION,
     &sdfg_transforms::state_fusion::REGISTRATION,
     &sdfg_transforms::trivial_tasklet::REGISTRATION,
+    &sdfg_transforms::view_elimination::REGISTRATION,
     &sdfg_transforms::redundant_array::REGISTRATION,
+    &sdfg_transforms::consolidate_edges::REGISTRATION,
     &sdfg_transforms::dead_dataflow_elimination::REGISTRATION,
     &sdfg_transforms::scalar_to_symbol::REGISTRATION,
     &sdfg_transforms::remove_unused_containers::REGISTRATION,
+    &sdfg_transforms::remove_unused_symbols::REGISTRATION,
     &sdfg_conversion::sdfg_to_scf::REGISTRATION,
 ];
 

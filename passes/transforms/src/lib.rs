@@ -9,18 +9,27 @@
 #![deny(missing_docs)]
 
 pub mod cfg;
+pub mod consolidate_edges;
 pub mod dead_dataflow_elimination;
 pub mod dead_state_elimination;
 pub mod expand_library;
+pub mod inline_sdfgs;
+pub mod memlet_paths;
 pub mod redundant_array;
 pub mod remove_unused_containers;
+pub mod remove_unused_symbols;
 pub mod scalar_to_symbol;
 pub mod simplify;
 pub mod state_fusion;
 pub mod trivial_tasklet;
+pub mod view_elimination;
 
-use sdfg_dialect::ir::{array_elements, attr_str, Op};
-use std::collections::HashSet;
+use mlir_sys::MlirAttribute;
+use sdfg_dialect::ir::{
+    array_elements, array_of, attr_str, dictionary_entries, type_to_string, Op, Val,
+};
+use sdfg_dialect::rewrite;
+use std::collections::{HashMap, HashSet};
 
 /// Accepts an empty option string, for passes without options.
 pub(crate) fn no_options(pass: &str, options: &str) -> Result<(), String> {
@@ -64,6 +73,87 @@ pub(crate) fn mentioned_names(sdfg: Op<'_>) -> HashSet<String> {
     names
 }
 
+/// How often each identifier appears under `sdfg`: in every string
+/// attribute (declaring ones included, so that an assignment's target
+/// counts), in every memlet's subsets, volume and reduction, and inside
+/// arrays and dictionaries (library nodes' properties).
+pub(crate) fn mention_counts(sdfg: Op<'_>) -> HashMap<String, usize> {
+    fn visit(attr: MlirAttribute, counts: &mut HashMap<String, usize>) {
+        let mut count = |text: &str| {
+            for word in identifiers(text) {
+                *counts.entry(word).or_default() += 1;
+            }
+        };
+        if let Some(text) = attr_str(attr) {
+            count(text);
+        } else if let Some(memlet) = sdfg_dialect::Memlet::from_attr(attr) {
+            count(&memlet.subset);
+            memlet.other.as_deref().map(&mut count);
+            memlet.volume.as_deref().map(&mut count);
+            if let sdfg_dialect::Wcr::Custom(lambda) = &memlet.wcr {
+                count(lambda);
+            }
+        } else {
+            for element in array_elements(attr) {
+                visit(element, counts);
+            }
+            for (_, value) in dictionary_entries(attr) {
+                visit(value, counts);
+            }
+        }
+    }
+    let mut counts = HashMap::new();
+    let mut type_names: HashMap<*const std::ffi::c_void, Vec<String>> = HashMap::new();
+    for op in std::iter::once(sdfg).chain(sdfg.descendants()) {
+        for (_, attr) in op.attributes() {
+            visit(attr, &mut counts);
+        }
+        // Container types name symbols in their shapes, strides and
+        // offsets.
+        let values = op
+            .results()
+            .into_iter()
+            .chain((0..op.num_regions()).flat_map(|r| op.region_args(r)));
+        for value in values {
+            let ty = value.ty();
+            let names = type_names
+                .entry(ty.ptr)
+                .or_insert_with(|| identifiers(&type_to_string(ty)).collect());
+            for name in names.iter() {
+                *counts.entry(name.clone()).or_default() += 1;
+            }
+        }
+    }
+    counts
+}
+
+/// `expr` in parentheses, unless it is a name, a number or a subscript
+/// of a name (`A[i + 1]`), which bind tighter than any operator.
+pub(crate) fn parenthesized(expr: &str) -> String {
+    let word = |s: &str| {
+        s.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+    };
+    let subscript = expr.split_once('[').is_some_and(|(name, rest)| {
+        // The first `[` must close at the very end.
+        let mut depth = 1;
+        let closes_at_end = rest.char_indices().all(|(k, c)| {
+            match c {
+                '[' => depth += 1,
+                ']' => depth -= 1,
+                _ => {}
+            }
+            depth > 0 || k == rest.len() - 1
+        });
+        !name.is_empty() && word(name) && closes_at_end && depth == 0
+    });
+    if word(expr) || subscript {
+        expr.to_string()
+    } else {
+        format!("({expr})")
+    }
+}
+
 /// The identifiers in a piece of code or a symbolic expression.
 pub(crate) fn identifiers(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -79,4 +169,27 @@ pub(crate) fn outlives_call(alloc: Op<'_>) -> bool {
         .attr("lifetime")
         .and_then(sdfg_dialect::Lifetime::from_attr)
         .is_some_and(|l| matches!(l.name(), "Persistent" | "External"))
+}
+
+/// Removes input connector `index` (operand, name, memlet and block
+/// argument) of a tasklet or map.
+pub(crate) fn remove_input(op: Op<'_>, index: usize) {
+    let segments = if op.is("sdfg.map") { 3 } else { 2 };
+    let mut all: Vec<Vec<Val<'_>>> = (0..segments).map(|k| op.operand_segment(k)).collect();
+    all[0].remove(index);
+    rewrite::set_operand_segments(op, &all);
+    let mut names = op.str_array_attr("in_names");
+    let mut memlets = op.array_attr("in_memlets");
+    if index < names.len() && index < memlets.len() {
+        names.remove(index);
+        memlets.remove(index);
+    }
+    if names.is_empty() {
+        rewrite::remove_attr(op, "in_names");
+        rewrite::remove_attr(op, "in_memlets");
+    } else {
+        op.set_attr("in_names", rewrite::str_array_attr(op, &names));
+        op.set_attr("in_memlets", array_of(op.context(), &memlets));
+    }
+    rewrite::erase_region_arg(op, index);
 }

@@ -23,17 +23,22 @@
 //! without write-conflict resolution.
 //!
 //! - **First array** (the transient is the copy's source): the copy reads
-//!   all of it into the same shape at offset zero of a container of the
-//!   same type, and no other node of the state accesses that container
-//!   (so writing it earlier, directly, cannot race with a read or write
-//!   the copy used to wait for). The transient's writers then write the
-//!   destination node; their memlets, in the transient's coordinates, are
-//!   the destination's.
+//!   all of it into a box of the same extents, with unit steps, of an
+//!   array or scalar of the same element type (`B[1:N-1] = tmp`), and the
+//!   other nodes of the state that access that container only read it,
+//!   each reader finishing before the writers of the transient start (so
+//!   writing it earlier, directly, cannot race with a read the copy used
+//!   to wait for). The transient's writers then write the destination
+//!   node, their memlets moved by the box's offset, through the memlet
+//!   trees of the maps that write them. A library node or a nested SDFG
+//!   that writes the transient binds all of it, so its destination must
+//!   be a whole container of the same type.
 //! - **Second array** (the transient is the copy's destination): it holds
 //!   one element, read only by tasklets, and no other node of the state
 //!   writes the source container. The tasklets then read the copied
 //!   element of the source directly.
 
+use crate::memlet_paths::{Embedding, Moves};
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{Op, Val};
 use sdfg_dialect::{memlet_at, rewrite, set_memlet_at, Container, ContainerKind, Memlet, Wcr};
@@ -148,6 +153,35 @@ fn is_whole(subset: &str, shape: &[String]) -> bool {
         })
 }
 
+/// Where a copy's destination subset puts a transient of shape `shape`
+/// in a container of rank `rank` (1 for a scalar): the offset of each
+/// dimension, when the subset has the transient's rank and extents, with
+/// unit steps, and the destination's rank (a copy that reshapes has
+/// neither).
+fn placement(subset: &str, shape: &[String], rank: usize) -> Option<Vec<Expr>> {
+    let subset = parse_subset(subset).ok()?;
+    if subset.dims() != rank {
+        return None;
+    }
+    if shape.is_empty() {
+        let r = subset.ranges();
+        return (r.len() == 1 && r[0].count().as_int() == Some(1))
+            .then(|| vec![r[0].start.clone()]);
+    }
+    let shape: Vec<Expr> = shape
+        .iter()
+        .map(|s| parse(s))
+        .collect::<Result<_, _>>()
+        .ok()?;
+    (subset.dims() == shape.len()
+        && subset
+            .ranges()
+            .iter()
+            .zip(&shape)
+            .all(|(r, n)| r.step.as_int() == Some(1) && same_expr(&r.size(), n)))
+    .then(|| subset.ranges().iter().map(|r| r.start.clone()).collect())
+}
+
 /// Other access nodes of `container` in the state of `node`.
 fn others_in_state<'a>(node: Op<'a>, container: Val<'a>) -> Vec<Op<'a>> {
     container
@@ -224,25 +258,60 @@ fn remove_first(node: Op<'_>) -> Result<(), ()> {
     }
     let transient = node.operands()[0];
     let target = dest.operands()[0];
-    if transient.ty().ptr != target.ty().ptr {
+    let (Some(from), Some(to)) = (
+        Container::from_type(transient.ty()),
+        Container::from_type(target.ty()),
+    ) else {
+        return Err(());
+    };
+    if from.element.0.ptr != to.element.0.ptr
+        || !matches!(to.kind, ContainerKind::Array | ContainerKind::Scalar)
+    {
         return Err(());
     }
-    let shape = Container::from_type(transient.ty()).ok_or(())?.shape;
     let (source, destination) = copy_ends(&memlet);
-    if !is_whole(&source, &shape) || !is_whole(&destination, &shape) {
+    let rank = if to.kind == ContainerKind::Scalar {
+        1
+    } else {
+        to.shape.len()
+    };
+    let offset = placement(&destination, &from.shape, rank).ok_or(())?;
+    if !is_whole(&source, &from.shape) || !others_finish_first(node, dest, target) {
         return Err(());
     }
-    if !others_finish_first(node, dest, target) {
-        return Err(());
+    // The writers' memlets move from the transient's coordinates to the
+    // destination's.
+    let embedding = Embedding::shift(&offset);
+    let mut moves = Moves::default();
+    moves.into_type(target.ty());
+    let mut moved_writes: Vec<Memlet> = Vec::new();
+    for (j, inner) in node.operand_segment(1).into_iter().enumerate() {
+        let mut m = memlet_at(node, 1 + j).ok_or(())?;
+        let producer = inner.defining_op().ok_or(())?;
+        if producer.is("sdfg.access") {
+            let end = m.other.take().unwrap_or_else(|| m.subset.clone());
+            m.other = Some(embedding.apply(&end).map_err(|_| ())?);
+        } else if producer.is("sdfg.library") || producer.is("sdfg.nested") {
+            // Their outputs bind whole containers: only one of the same
+            // type can take the transient's place.
+            if transient.ty().ptr != target.ty().ptr {
+                return Err(());
+            }
+        } else {
+            m.subset = embedding.apply(&m.subset).map_err(|_| ())?;
+            moves
+                .writes(producer, inner.result_number().ok_or(())?, &embedding)
+                .map_err(|_| ())?;
+        }
+        moved_writes.push(m);
     }
+    moves.apply();
     let mut new_writes: Vec<Val<'_>> = Vec::new();
     let mut new_memlets: Vec<Memlet> = Vec::new();
     for (k, value) in writes.iter().enumerate() {
         if k == index {
-            for (j, inner) in node.operand_segment(1).into_iter().enumerate() {
-                new_writes.push(inner);
-                new_memlets.push(memlet_at(node, 1 + j).ok_or(())?);
-            }
+            new_writes.extend(node.operand_segment(1));
+            new_memlets.extend(moved_writes.iter().cloned());
         } else {
             new_writes.push(*value);
             new_memlets.push(memlet_at(dest, 1 + k).ok_or(())?);

@@ -30,8 +30,9 @@
 //! DaCe's rules (`find_promotable_scalars`), checked on every access node
 //! of the scalar:
 //!
-//! - it is a transient `!sdfg.scalar` of integers or floats (not a
-//!   boolean, a complex number or a view) that lives for one call (not
+//! - it is a transient `!sdfg.scalar` of integers (booleans included, as
+//!   DaCe's `INTEGER_TYPES` has them) or floats (not a complex number or
+//!   a view) that lives for one call (not
 //!   `Persistent` or `External`), and a float one is promoted
 //!   only when an inter-state edge already reads it (DaCe's
 //!   `integers_only`);
@@ -45,8 +46,9 @@
 //!   division or remainder, whose C and Python meanings differ, no
 //!   `math` calls, no selects);
 //! - every read goes to tasklets with MLIR bodies, directly or through map
-//!   scopes (DaCe's library nodes, copies and nested SDFGs are not
-//!   handled and keep the scalar a scalar).
+//!   scopes, or is a copy into an element of a container of the same
+//!   element type (library nodes and nested SDFGs that read it keep the
+//!   scalar a scalar).
 //!
 //! # The rewriting
 //!
@@ -58,8 +60,9 @@
 //! state, so computing it before the state gives the value the tasklet
 //! computed; the readers downstream of the written node read
 //! the symbol, which holds that value. Each read becomes an `sdfg.sym`
-//! in the tasklet's body instead of a connector, and map inputs that only
-//! carried the scalar go. The scalar's container goes, and the SDFG
+//! in the tasklet's body instead of a connector, map inputs that only
+//! carried the scalar go, and a copy of the scalar becomes a tasklet that
+//! writes the symbol's value. The scalar's container goes, and the SDFG
 //! declares a symbol of the same name and type, so that conditions and
 //! assignments that named the scalar now read the symbol.
 
@@ -126,16 +129,32 @@ pub fn promote_scalars(root: Op<'_>) -> usize {
         .collect();
     let mut promoted = 0;
     for sdfg in sdfgs {
-        for scalar in promotable_scalars(sdfg) {
-            promote(sdfg, scalar);
-            promoted += 1;
+        // Each scalar is checked right before it is promoted: promoting
+        // one rewrites nodes another one's check looked at (a copy of one
+        // scalar into another becomes a tasklet), and its assignments
+        // make more names read on edges.
+        let mut read_on_edges = interstate_names(sdfg);
+        let allocs: Vec<Op<'_>> = sdfg
+            .region_ops(0)
+            .into_iter()
+            .filter(|op| op.is("sdfg.alloc"))
+            .collect();
+        for alloc in allocs {
+            if let Ok(scalar) = check(alloc, &read_on_edges) {
+                for write in &scalar.writes {
+                    read_on_edges.extend(crate::identifiers(&write.expr));
+                }
+                promote(sdfg, scalar);
+                promoted += 1;
+            }
         }
     }
     promoted
 }
 
 /// The scalars of `sdfg` (not of SDFGs nested in it) that DaCe's rules
-/// let become symbols.
+/// let become symbols, each on its own (promoting one may change whether
+/// another can be).
 pub fn promotable_scalars(sdfg: Op<'_>) -> Vec<Promotable<'_>> {
     let read_on_edges = interstate_names(sdfg);
     sdfg.region_ops(0)
@@ -173,8 +192,8 @@ fn interstate_names(sdfg: Op<'_>) -> HashSet<String> {
     names
 }
 
-/// Whether `value`'s element type may be a symbol's: integers (not
-/// booleans) and floats.
+/// Whether `value`'s element type may be a symbol's: signless integers
+/// (booleans included) and floats; the flag says integral.
 fn symbol_type(value: Val<'_>) -> Option<(MlirType, bool)> {
     let container = Container::from_type(value.ty())?;
     if container.kind != ContainerKind::Scalar {
@@ -183,7 +202,7 @@ fn symbol_type(value: Val<'_>) -> Option<(MlirType, bool)> {
     let ty = container.element.0;
     // SAFETY: the type is live; its kind is checked before it is read.
     unsafe {
-        if mlirTypeIsAInteger(ty) && mlirIntegerTypeGetWidth(ty) > 1 {
+        if mlirTypeIsAInteger(ty) && mlirIntegerTypeIsSignless(ty) {
             Some((ty, true))
         } else if mlirTypeIsAFloat(ty) {
             Some((ty, false))
@@ -259,13 +278,23 @@ fn check<'a>(alloc: Op<'a>, read_on_edges: &HashSet<String>) -> Result<Promotabl
 }
 
 /// Whether every read of `value` goes to a tasklet with an MLIR body,
-/// directly or through map scopes.
+/// directly or through map scopes, or is a copy of the scalar into an
+/// element of a container of the same element type.
 fn reads_ok(value: Val<'_>) -> bool {
     value.uses().into_iter().all(|(user, operand)| {
         let inputs = user.operand_segment(0).len();
         match user.name() {
             "sdfg.tasklet" => operand < inputs && user.attr("code").is_none(),
             "sdfg.map" => operand < inputs && reads_ok(user.region_args(0)[operand]),
+            "sdfg.access" => {
+                let element = |v: Val<'_>| Container::from_type(v.ty()).map(|c| c.element.0.ptr);
+                let writes = user.operand_segment(1).len();
+                operand >= 1
+                    && operand <= writes
+                    && element(value).is_some()
+                    && element(value) == element(user.operands()[0])
+                    && user.parent().is_some_and(|p| p.is("sdfg.state"))
+            }
             _ => false,
         }
     })
@@ -353,7 +382,7 @@ fn tasklet_expression(tasklet: Op<'_>, node: Op<'_>) -> Result<String, ()> {
         let text = match op.name() {
             "sdfg.yield" => return operand(0),
             "arith.constant" => constant(op)?,
-            "sdfg.sym" => format!("({})", op.str_attr("expr").ok_or(())?),
+            "sdfg.sym" => crate::parenthesized(op.str_attr("expr").ok_or(())?),
             "arith.extsi" | "arith.extf" | "arith.sitofp" => operand(0)?,
             "arith.negf" => format!("(-{})", operand(0)?),
             "arith.maxsi" => format!("Max({}, {})", operand(0)?, operand(1)?),
@@ -369,6 +398,11 @@ fn tasklet_expression(tasklet: Op<'_>, node: Op<'_>) -> Result<String, ()> {
                     "arith.muli" | "arith.mulf" => "*",
                     "arith.divf" => "/",
                     "arith.floordivsi" => "//",
+                    "arith.andi" if wide(op) => "&",
+                    "arith.ori" if wide(op) => "|",
+                    "arith.xori" if wide(op) => "^",
+                    "arith.shli" if wide(op) => "<<",
+                    "arith.shrsi" if wide(op) => ">>",
                     _ => return Err(()),
                 };
                 format!("({} {symbol} {})", operand(0)?, operand(1)?)
@@ -378,6 +412,15 @@ fn tasklet_expression(tasklet: Op<'_>, node: Op<'_>) -> Result<String, ()> {
         names.insert(result, text);
     }
     Err(())
+}
+
+/// Whether an op computes on integers wider than booleans (whose bitwise
+/// operators the symbolic language does not mean as `and`/`or`).
+fn wide(op: Op<'_>) -> bool {
+    op.results().first().is_some_and(|r| {
+        // SAFETY: the type is live; its kind is checked before it is read.
+        unsafe { mlirTypeIsAInteger(r.ty()) && mlirIntegerTypeGetWidth(r.ty()) > 1 }
+    })
 }
 
 /// A constant as the symbolic language writes it.
@@ -443,40 +486,34 @@ fn replace_reads(value: Val<'_>, name: &str, ty: MlirType) {
     let mut uses = value.uses();
     uses.sort_by_key(|u| std::cmp::Reverse(u.1));
     for (user, operand) in uses {
+        if user.is("sdfg.access") {
+            copy_symbol(user, operand, name, ty);
+            continue;
+        }
         let arg = user.region_args(0)[operand];
         if user.is("sdfg.map") {
             replace_reads(arg, name, ty);
         } else if let Some(sym) = rewrite::create_sym_at_start(user, name, ty) {
             rewrite::replace_all_uses(arg, sym);
         }
-        remove_input(user, operand);
+        crate::remove_input(user, operand);
     }
 }
 
-/// Removes input connector `index` (operand, name, memlet and block
-/// argument) of a tasklet or map.
-fn remove_input(op: Op<'_>, index: usize) {
-    let segments = if op.is("sdfg.map") { 3 } else { 2 };
-    let mut all: Vec<Vec<Val<'_>>> = (0..segments).map(|k| op.operand_segment(k)).collect();
-    all[0].remove(index);
-    rewrite::set_operand_segments(op, &all);
-    let mut names = op.str_array_attr("in_names");
-    let mut memlets = op.array_attr("in_memlets");
-    if index < names.len() && index < memlets.len() {
-        names.remove(index);
-        memlets.remove(index);
-    }
-    if names.is_empty() {
-        rewrite::remove_attr(op, "in_names");
-        rewrite::remove_attr(op, "in_memlets");
-    } else {
-        op.set_attr("in_names", rewrite::str_array_attr(op, &names));
-        op.set_attr(
-            "in_memlets",
-            sdfg_dialect::ir::array_of(op.context(), &memlets),
-        );
-    }
-    rewrite::erase_region_arg(op, index);
+/// Replaces the copy of the scalar into access node `dest` (its operand
+/// `operand`) by a tasklet that writes the symbol's value there, as
+/// DaCe's promotion does: the memlet keeps the destination subset and
+/// any write-conflict resolution.
+fn copy_symbol(dest: Op<'_>, operand: usize, name: &str, ty: MlirType) {
+    let Some(mut memlet) = memlet_at(dest, operand) else {
+        return;
+    };
+    let Some(value) = rewrite::create_symbol_tasklet(dest, "symassign", "__out", name, ty) else {
+        return;
+    };
+    memlet.subset = memlet.other.take().unwrap_or(memlet.subset);
+    rewrite::set_operand(dest, operand, value);
+    sdfg_dialect::set_memlet_at(dest, operand, &memlet);
 }
 
 /// Erases `node` when it is an access node that nothing enters or leaves.

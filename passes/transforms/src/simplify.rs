@@ -15,33 +15,48 @@
 //!
 //! 1. `sdfg-dead-state-elimination` first, so that later steps do not
 //!    work on (or keep data alive for) blocks that never run.
-//! 2. `sdfg-state-fusion` next: the array eliminations only look inside
-//!    one state, and fusion brings a write and the copy that reads it
-//!    into the same state.
-//! 3. `sdfg-trivial-tasklet-elimination` before the array eliminations:
+//! 2. `sdfg-inline-sdfgs`: a nested SDFG whose body the previous round
+//!    fused into one state becomes part of its caller's state, where the
+//!    eliminations below reach it.
+//! 3. `sdfg-scalar-to-symbol` before fusion, as DaCe orders it: while the
+//!    frontend's statements are still one state each, a scalar written by
+//!    several statements is written once per state, which promotion
+//!    needs.
+//! 4. `sdfg-state-fusion` next: the eliminations below only look inside
+//!    one state, and fusion brings a write and the copy or view that reads
+//!    it into the same state. It also joins the empty states promotion
+//!    leaves between assignments.
+//! 5. `sdfg-trivial-tasklet-elimination` before the array eliminations:
 //!    it turns the frontend's assignment tasklets into the copies they
 //!    remove.
-//! 4. `sdfg-redundant-array-elimination` after fusion and the tasklet
-//!    elimination, for those reasons.
-//! 5. `sdfg-dead-dataflow-elimination` after it: bypassing a transient can
-//!    leave computations that fed only it.
-//! 6. `sdfg-scalar-to-symbol` after them: a scalar DaCe's frontend
-//!    computes through a chain of transients and assignment tasklets
+//! 6. `sdfg-view-elimination`, then `sdfg-redundant-array-elimination`:
+//!    readers of a view read its data, writers of a copied transient
+//!    write the copy's destination.
+//! 7. `sdfg-consolidate-edges` after them: a map that read two views of
+//!    the same data now reads it twice.
+//! 8. `sdfg-dead-dataflow-elimination` after them: bypassing a transient
+//!    can leave computations that fed only it.
+//! 9. `sdfg-scalar-to-symbol` again: a scalar the frontend computes
+//!    through a chain of transients and assignment tasklets
 //!    (`s = __tmp2` after `__tmp2 = s + __tmp1`) is one tasklet writing it
-//!    once they are gone, which is what promotion needs; the states it
-//!    leaves are fused in the next round.
-//! 7. `sdfg-remove-unused-containers` last: every step above can leave a
-//!    transient without access nodes.
+//!    once they are gone.
+//! 10. `sdfg-remove-unused-containers` and `sdfg-remove-unused-symbols`
+//!     last: every step above can leave a transient without access
+//!     nodes, or a symbol nothing reads (a promoted scalar whose copy was
+//!     forwarded).
 //!
 //! Rounds repeat while a step changes something (fusing may expose a
 //! redundant copy, whose removal may let two more states fuse), bounded
 //! by a limit no real program reaches.
 
 use crate::{
-    dead_dataflow_elimination::eliminate_dead_dataflow,
-    dead_state_elimination::eliminate_dead_states, redundant_array::eliminate_redundant_arrays,
-    remove_unused_containers::remove_unused_containers, scalar_to_symbol::promote_scalars,
+    consolidate_edges::consolidate_edges, dead_dataflow_elimination::eliminate_dead_dataflow,
+    dead_state_elimination::eliminate_dead_states, inline_sdfgs::inline_sdfgs,
+    redundant_array::eliminate_redundant_arrays,
+    remove_unused_containers::remove_unused_containers,
+    remove_unused_symbols::remove_unused_symbols, scalar_to_symbol::promote_scalars,
     state_fusion::fuse_all, trivial_tasklet::eliminate_trivial_tasklets,
+    view_elimination::eliminate_views,
 };
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::Op;
@@ -49,7 +64,7 @@ use sdfg_dialect::ir::Op;
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-simplify",
-    summary: "Repeat dead-state elimination, state fusion, trivial-tasklet, redundant-array and dead-dataflow elimination, scalar-to-symbol promotion and unused-container removal until nothing changes (DaCe's simplify)",
+    summary: "Repeat dead-state elimination, nested-SDFG inlining, scalar-to-symbol promotion, state fusion, trivial-tasklet, view, redundant-array and dead-dataflow elimination, edge consolidation and unused-container and symbol removal until nothing changes (DaCe's simplify)",
     op_name: "builtin.module",
     create: || Box::new(Simplify),
 };
@@ -80,18 +95,23 @@ pub type Step = fn(Op<'_>) -> usize;
 /// The steps of one round, in order.
 pub const STEPS: &[(&str, Step)] = &[
     ("sdfg-dead-state-elimination", eliminate_dead_states),
+    ("sdfg-inline-sdfgs", inline_sdfgs),
+    ("sdfg-scalar-to-symbol", promote_scalars),
     ("sdfg-state-fusion", fuse_all),
     (
         "sdfg-trivial-tasklet-elimination",
         eliminate_trivial_tasklets,
     ),
+    ("sdfg-view-elimination", eliminate_views),
     (
         "sdfg-redundant-array-elimination",
         eliminate_redundant_arrays,
     ),
+    ("sdfg-consolidate-edges", consolidate_edges),
     ("sdfg-dead-dataflow-elimination", eliminate_dead_dataflow),
     ("sdfg-scalar-to-symbol", promote_scalars),
     ("sdfg-remove-unused-containers", remove_unused_containers),
+    ("sdfg-remove-unused-symbols", remove_unused_symbols),
 ];
 
 /// Most rounds a simplification runs.

@@ -62,12 +62,18 @@
 //! An empty state with one edge in and one unconditional edge out also
 //! goes when those edges carry assignments ([`absorb_empty`]): the two
 //! edges become one, with the first one's condition and both
-//! assignments, as long as neither edge reads what the other assigns. That removes the states scalar-to-symbol promotion
-//! leaves between two assignments.
+//! assignments, the first one's values substituted into the second's
+//! (`i = 0` then `j = i + 1` is `i = 0, j = 0 + 1`), unless one
+//! assignment would then read another. That removes the states
+//! scalar-to-symbol promotion leaves between two assignments. Where the
+//! empty state is a loop body, which cannot go, a copy `s = t` on its
+//! edge out of a `t = v` on its edge in becomes `s = v` on the edge in
+//! ([`forward_copies`]), and `t` goes.
 
 use crate::cfg::{always_true, machine_owners, Machine};
+use mlir_sys::MlirAttribute;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
-use sdfg_dialect::ir::{Op, Val};
+use sdfg_dialect::ir::{dictionary_entries, Op, Val};
 use sdfg_dialect::{rewrite, underlying_container, Container, ContainerKind};
 use std::collections::{HashMap, HashSet};
 
@@ -106,9 +112,22 @@ pub fn fuse_all(root: Op<'_>) -> usize {
         let mut machine = Machine::new(owner);
         loop {
             let before = fused;
+            // A state that absorbed another this round waits for the next
+            // one: a chain of n states then fuses in pairs, in log n
+            // rounds of linear work, instead of growing one state n times.
+            let mut grown: HashSet<String> = HashSet::new();
             for edge in machine.edges() {
-                if machine.is_live(edge) && fuse_edge(&mut machine, edge).is_ok() {
+                if !machine.is_live(edge) {
+                    continue;
+                }
+                let src = edge.symbol_ref_attr("src").unwrap_or_default().to_string();
+                let dst = edge.symbol_ref_attr("dst").unwrap_or_default();
+                if grown.contains(&src) || grown.contains(dst) {
+                    continue;
+                }
+                if fuse_edge(&mut machine, edge).is_ok() {
                     fused += 1;
+                    grown.insert(src);
                 }
             }
             for name in machine.block_names() {
@@ -116,6 +135,7 @@ pub fn fuse_all(root: Op<'_>) -> usize {
                     fused += 1;
                 }
             }
+            fused += forward_copies(&machine, owner);
             if fused == before {
                 break;
             }
@@ -182,11 +202,12 @@ fn fuse_edge<'a>(machine: &mut Machine<'a>, edge: Op<'a>) -> Result<(), String> 
 
 /// Removes the empty state `name` that sits between one incoming and one
 /// unconditional outgoing edge, joining the two edges into one: the
-/// incoming edge's condition, then both edges' assignments. Neither
-/// edge's assignments may read or reassign what the other assigns (on one
-/// edge every right-hand side is evaluated before any assignment, and
-/// `sdfg-validate` rejects an edge that reads what it assigns), and the
-/// joined edge must not loop.
+/// incoming edge's condition and assignments, then the outgoing edge's
+/// assignments with the incoming edge's values substituted for the names
+/// it assigns (on one edge every right-hand side is evaluated before any
+/// assignment). The incoming edge's right-hand sides must not read what
+/// the outgoing edge assigns (`sdfg-validate` rejects an edge that reads
+/// what it assigns), and the joined edge must not loop.
 pub fn absorb_empty(machine: &mut Machine<'_>, name: &str) -> Result<(), String> {
     let block = machine
         .block(name)
@@ -217,25 +238,189 @@ pub fn absorb_empty(machine: &mut Machine<'_>, name: &str) -> Result<(), String>
     }
     let first: Vec<(String, String)> = assignments(incoming);
     let second: Vec<(String, String)> = assignments(outgoing);
-    let names = |list: &[(String, String)]| -> HashSet<String> {
-        list.iter().map(|(n, _)| n.clone()).collect()
-    };
-    let reads = |list: &[(String, String)], of: &HashSet<String>| {
-        list.iter()
-            .any(|(n, value)| of.contains(n) || crate::identifiers(value).any(|w| of.contains(&w)))
-    };
-    if reads(&second, &names(&first)) || reads(&first, &names(&second)) {
+    let second_names: HashSet<&str> = second.iter().map(|(n, _)| n.as_str()).collect();
+    if first
+        .iter()
+        .any(|(_, value)| crate::identifiers(value).any(|w| second_names.contains(w.as_str())))
+    {
         return Err(format!(
-            "the edges around `{name}` read or reassign what the other assigns"
+            "the edge into `{name}` reads what the edge out of it assigns"
         ));
     }
-    let joined: Vec<(String, String)> = first.into_iter().chain(second).collect();
+    let values: HashMap<&str, &str> = first
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    let mut joined: Vec<(String, String)> = first
+        .iter()
+        .filter(|(n, _)| !second_names.contains(n.as_str()))
+        .cloned()
+        .collect();
+    for (n, value) in &second {
+        let value = substitute(value, &values);
+        if value.len() > MAX_EXPRESSION {
+            return Err(format!(
+                "joining the edges around `{name}` makes an expression too long"
+            ));
+        }
+        joined.push((n.clone(), value));
+    }
+    // One edge's assignments may not read each other (they have no order).
+    let reads_another = joined.iter().any(|(n, value)| {
+        crate::identifiers(value).any(|w| w != *n && joined.iter().any(|(m, _)| *m == w))
+    });
+    if reads_another {
+        return Err(format!(
+            "joining the edges around `{name}` makes one assignment read another"
+        ));
+    }
     rewrite::set_assignments(incoming, &joined);
     let dst = dst.to_string();
     machine.erase_edge(outgoing);
     machine.set_destination(incoming, &dst);
     machine.erase_block(name);
     Ok(())
+}
+
+/// Forwards symbol copies across the empty states of `owner`'s region
+/// that [`absorb_empty`] cannot remove (a loop body whose edges carry
+/// `t = v` in and `s = t` out): the edge in assigns `s = v` and `t`, read
+/// nowhere else, goes. Returns how many copies were forwarded.
+///
+/// Assigning `s` one edge earlier keeps the program's meaning when
+/// nothing between the two assignments reads `s`: the state between is
+/// empty, the edge out reads `s` nowhere else, the edge in reads it only
+/// in `v` (which reads the old value either way), and both symbols have
+/// the same type (so `s = v` converts `v` as `t = v; s = t` did).
+pub fn forward_copies(machine: &Machine<'_>, owner: Op<'_>) -> usize {
+    let sdfgs: Vec<Op<'_>> = std::iter::successors(Some(owner), |op| op.parent())
+        .filter(|op| op.is("sdfg.sdfg"))
+        .collect();
+    // Mentions count in the outermost SDFG: a nested SDFG's symbols are
+    // also named by the symbol mapping of the op that calls it.
+    let (Some(&sdfg), Some(&outermost)) = (sdfgs.first(), sdfgs.last()) else {
+        return 0;
+    };
+    let mut counts: Option<HashMap<String, usize>> = None;
+    let mut forwarded = 0;
+    for name in machine.block_names() {
+        let Some(block) = machine.block(&name) else {
+            continue;
+        };
+        if machine.start == Some(block)
+            || !block.is("sdfg.state")
+            || !block.region_ops(0).is_empty()
+        {
+            continue;
+        }
+        let (incoming, outgoing) = match (machine.in_edges(&name), machine.out_edges(&name)) {
+            ([i], [o]) if i != o => (*i, *o),
+            _ => continue,
+        };
+        let first = assignments(incoming);
+        let second = assignments(outgoing);
+        for (target, copied) in &second {
+            let Some(k) = first.iter().position(|(n, _)| n == copied) else {
+                continue;
+            };
+            let counts = counts.get_or_insert_with(|| crate::mention_counts(outermost));
+            if forward_copy(sdfg, incoming, outgoing, (target, copied), k, counts) {
+                forwarded += 1;
+                // The edges changed: their other copies wait for the next
+                // round.
+                break;
+            }
+        }
+    }
+    forwarded
+}
+
+/// Forwards `target = copied` on `outgoing` into assignment `k` of
+/// `incoming` (`copied = v`), if the conditions of [`forward_copies`]
+/// hold.
+fn forward_copy(
+    sdfg: Op<'_>,
+    incoming: Op<'_>,
+    outgoing: Op<'_>,
+    (target, copied): (&str, &str),
+    k: usize,
+    counts: &mut HashMap<String, usize>,
+) -> bool {
+    let mut first = assignments(incoming);
+    let mut second = assignments(outgoing);
+    let symbols: HashMap<&str, MlirAttribute> = sdfg
+        .attr("symbols")
+        .map(dictionary_entries)
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
+    let same_type = match (symbols.get(target), symbols.get(copied)) {
+        // SAFETY: both attributes are live in the op's context.
+        (Some(a), Some(b)) => unsafe { mlir_sys::mlirAttributeEqual(*a, *b) },
+        _ => false,
+    };
+    let reads = |text: &str, name: &str| crate::identifiers(text).any(|w| w == name);
+    let read_elsewhere_in_first = first
+        .iter()
+        .enumerate()
+        .any(|(j, (n, v))| n == target || (j != k && reads(v, target)));
+    let read_elsewhere_in_second = second
+        .iter()
+        .any(|(n, v)| n != target && (reads(v, target) || n == copied))
+        || outgoing
+            .str_attr("condition")
+            .is_some_and(|c| reads(c, target));
+    if target == copied
+        || !same_type
+        || counts.get(copied).copied() != Some(2)
+        || read_elsewhere_in_first
+        || read_elsewhere_in_second
+    {
+        return false;
+    }
+    first[k].0 = target.to_string();
+    second.retain(|(n, _)| n != target);
+    rewrite::set_assignments(incoming, &first);
+    rewrite::set_assignments(outgoing, &second);
+    rewrite::undeclare_symbol(sdfg, copied);
+    counts.remove(copied);
+    true
+}
+
+/// The longest right-hand side joining two edges may write (substituting
+/// one edge's assignments into the next can grow expressions quickly).
+const MAX_EXPRESSION: usize = 512;
+
+/// `text` with every identifier that `values` assigns replaced by its
+/// value in parentheses (attributes after a `.` are not identifiers).
+fn substitute(text: &str, values: &HashMap<&str, &str>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let mut previous = ' ';
+    let flush = |word: &mut String, out: &mut String, previous: char| {
+        match values.get(word.as_str()) {
+            Some(value) if previous != '.' && !word.starts_with(|c: char| c.is_ascii_digit()) => {
+                out.push_str(&crate::parenthesized(value));
+            }
+            _ => out.push_str(word),
+        }
+        word.clear();
+    };
+    let mut before_word = ' ';
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            if word.is_empty() {
+                before_word = previous;
+            }
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out, before_word);
+            out.push(c);
+        }
+        previous = c;
+    }
+    flush(&mut word, &mut out, before_word);
+    out
 }
 
 /// The assignments of an inter-state edge, in order.

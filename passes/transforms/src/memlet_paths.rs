@@ -1,0 +1,258 @@
+//! Moving memlet trees to other coordinates, for the transformations that
+//! bypass a view or a transient.
+//!
+//! Memlets are in the coordinates of the data they move: the memlets
+//! inside a map on a connector fed by `V = A[1:N-1]` index `V`, and when
+//! the map reads `A` instead, every memlet of the tree under that
+//! connector must move by the view's offset (`V[i]` is `A[i + 1]`), or,
+//! for a view that drops dimensions (`R = A[k, 0:N]`), gain them back
+//! (`R[j]` is `A[k, j]`). These functions first compute every change,
+//! failing without touching the IR when a memlet cannot move (a rank that
+//! differs, a subset that does not parse, a user they do not know), and
+//! only then apply them.
+
+use mlir_sys::MlirType;
+use sdfg_dialect::ir::{Op, Val};
+use sdfg_dialect::{memlet_at, set_memlet_at, Memlet};
+use sdfg_symbolic::{parse_subset, Expr, Range, Subset};
+
+/// Where one dimension of the new coordinates comes from.
+#[derive(Clone, Debug)]
+pub enum Dim {
+    /// A fixed index (a dimension the old coordinates do not have).
+    Fixed(Expr),
+    /// Old dimension `k`, moved by an offset.
+    Moved(usize, Expr),
+}
+
+/// A map from one container's coordinates into another's: where each
+/// dimension of the new coordinates comes from, and how many dimensions
+/// the old ones have (old dimensions no new one takes, of extent 1, are
+/// dropped).
+#[derive(Clone, Debug)]
+pub struct Embedding {
+    dims: Vec<Dim>,
+    old_rank: usize,
+}
+
+impl Embedding {
+    /// Every dimension moved by `offset`.
+    pub fn shift(offset: &[Expr]) -> Self {
+        Embedding {
+            dims: offset
+                .iter()
+                .enumerate()
+                .map(|(k, o)| Dim::Moved(k, o.clone()))
+                .collect(),
+            old_rank: offset.len(),
+        }
+    }
+
+    /// How the coordinates of a box `inner` at the origin (a view's, or a
+    /// nested SDFG argument's whole shape) land in those of the box
+    /// `outer` of another container, dimension by dimension in order: a
+    /// dimension of `outer` with the extent of the next one of `inner`
+    /// moves it by its start; otherwise an `outer` dimension of extent 1
+    /// is one `inner` drops (fixed at its start), or an `inner` dimension
+    /// of extent 1 is a new axis `outer` does not have. Fails for strided
+    /// boxes and for boxes that reshape otherwise (`A[i, 0:i]` seen as an
+    /// `i x 1` array drops one axis and adds another).
+    pub fn of_box(outer: &Subset, inner: &Subset) -> Result<Self, String> {
+        let unit = |s: &Subset| s.ranges().iter().all(|r| r.step.as_int() == Some(1));
+        if !unit(outer) || !unit(inner) {
+            return Err("a box is strided".into());
+        }
+        let same = |a: &Expr, b: &Expr| Expr::sub(a, b).as_int() == Some(0);
+        let is_one = |e: &Expr| e.as_int() == Some(1);
+        let kept = inner.ranges();
+        let (mut to_drop, mut to_add) = (
+            outer.dims().saturating_sub(kept.len()),
+            kept.len().saturating_sub(outer.dims()),
+        );
+        let mut dims = Vec::with_capacity(outer.dims());
+        let mut k = 0;
+        let mut ranges = outer.ranges().iter().peekable();
+        while let Some(r) = ranges.peek() {
+            let size = r.size();
+            if k < kept.len() && same(&size, &kept[k].size()) {
+                dims.push(Dim::Moved(k, r.start.clone()));
+                k += 1;
+                ranges.next();
+            } else if to_drop > 0 && is_one(&size) {
+                dims.push(Dim::Fixed(r.start.clone()));
+                to_drop -= 1;
+                ranges.next();
+            } else if to_add > 0 && k < kept.len() && is_one(&kept[k].size()) {
+                k += 1;
+                to_add -= 1;
+            } else {
+                return Err("the inner box reshapes the outer one".into());
+            }
+        }
+        while to_add > 0 && k < kept.len() && is_one(&kept[k].size()) {
+            k += 1;
+            to_add -= 1;
+        }
+        if k != kept.len() {
+            return Err("the inner box reshapes the outer one".into());
+        }
+        Ok(Embedding {
+            dims,
+            old_rank: kept.len(),
+        })
+    }
+
+    /// `subset` in the new coordinates.
+    pub fn apply(&self, subset: &str) -> Result<String, String> {
+        let parsed = parse_subset(subset).map_err(|e| format!("subset `{subset}`: {e}"))?;
+        if parsed.dims() != self.old_rank {
+            return Err(format!(
+                "subset `{subset}` has {} dimensions, not {}",
+                parsed.dims(),
+                self.old_rank
+            ));
+        }
+        let ranges: Vec<Range> = self
+            .dims
+            .iter()
+            .map(|dim| match dim {
+                Dim::Fixed(index) => Range::index(index.clone()),
+                Dim::Moved(k, o) => {
+                    let r = &parsed.ranges()[*k];
+                    Range {
+                        start: Expr::add(&r.start, o),
+                        end: Expr::add(&r.end, o),
+                        step: r.step.clone(),
+                        tile: r.tile.clone(),
+                    }
+                }
+            })
+            .collect();
+        Ok(Subset::new(ranges).to_string())
+    }
+}
+
+/// Planned memlet changes: (op, operand, new memlet) for operand memlets,
+/// (exit op, entry, new memlet) for scope exits, and the values (scope
+/// block arguments and results) whose container type changes with them.
+#[derive(Default)]
+pub struct Moves<'a> {
+    operands: Vec<(Op<'a>, usize, Memlet)>,
+    exits: Vec<(Op<'a>, usize, Memlet)>,
+    retyped: Vec<(Val<'a>, MlirType)>,
+    to: Option<MlirType>,
+}
+
+impl<'a> Moves<'a> {
+    /// Plans the moves that follow into the container type `ty`: the
+    /// scope values they pass through take it.
+    pub fn into_type(&mut self, ty: MlirType) {
+        self.to = Some(ty);
+    }
+
+    fn retype(&mut self, value: Val<'a>) -> Result<(), String> {
+        let ty = self.to.ok_or("no container type to move into")?;
+        self.retyped.push((value, ty));
+        Ok(())
+    }
+
+    /// Plans moving every memlet that reads `value` (an access node's
+    /// result or a scope's block argument) through `embedding`: the
+    /// memlets of its uses, and inside maps the trees under the connectors
+    /// it feeds. A nested SDFG's input memlet moves; its argument inside
+    /// keeps its shape (the memlet's box squeezed).
+    pub fn reads(&mut self, value: Val<'a>, embedding: &Embedding) -> Result<(), String> {
+        for (user, operand) in value.uses() {
+            let mut memlet = memlet_at(user, operand)
+                .ok_or_else(|| format!("a use by '{}' has no memlet", user.name()))?;
+            match user.name() {
+                "sdfg.tasklet" | "sdfg.nested" if operand < user.operand_segment(0).len() => {}
+                "sdfg.access" if operand >= 1 && operand <= user.operand_segment(1).len() => {}
+                "sdfg.map" if operand < user.operand_segment(0).len() => {
+                    let arg = user.region_args(0)[operand];
+                    self.retype(arg)?;
+                    self.reads(arg, embedding)?;
+                }
+                other => return Err(format!("a read by '{other}' cannot move")),
+            }
+            if user.is("sdfg.access") && memlet.other.is_none() {
+                // A copy with one subset for both ends: the destination's
+                // end stays.
+                memlet.other = Some(memlet.subset.clone());
+            }
+            memlet.subset = embedding.apply(&memlet.subset)?;
+            self.operands.push((user, operand, memlet));
+        }
+        Ok(())
+    }
+
+    /// Plans moving every memlet that writes result `index` of `producer`
+    /// through `embedding`: inside a map, the exit memlets of its connector and,
+    /// through nested maps, theirs. A tasklet's output has no memlet of its
+    /// own (the memlet is on the edge into the access node, which the
+    /// caller moves).
+    pub fn writes(
+        &mut self,
+        producer: Op<'a>,
+        index: usize,
+        embedding: &Embedding,
+    ) -> Result<(), String> {
+        match producer.name() {
+            "sdfg.tasklet" => Ok(()),
+            "sdfg.map" => {
+                let result = producer.results()[index];
+                self.retype(result)?;
+                let connector = producer
+                    .str_array_attr("out_names")
+                    .get(index)
+                    .map(|s| s.to_string())
+                    .ok_or("the map output has no name")?;
+                let exit = producer
+                    .region_ops(0)
+                    .into_iter()
+                    .find(|o| o.is("sdfg.exit"))
+                    .ok_or("the map has no exit")?;
+                let names = exit.str_array_attr("names");
+                let memlets = exit.array_attr("memlets");
+                for (k, value) in exit.operands().into_iter().enumerate() {
+                    if names.get(k).copied() != Some(connector.as_str()) {
+                        continue;
+                    }
+                    let mut memlet = memlets
+                        .get(k)
+                        .copied()
+                        .and_then(Memlet::from_attr)
+                        .ok_or("an exit entry has no memlet")?;
+                    memlet.subset = embedding.apply(&memlet.subset)?;
+                    self.exits.push((exit, k, memlet));
+                    if let (Some(inner), Some(number)) =
+                        (value.defining_op(), value.result_number())
+                    {
+                        self.writes(inner, number, embedding)?;
+                    }
+                }
+                Ok(())
+            }
+            other => Err(format!("the writes of '{other}' cannot move")),
+        }
+    }
+
+    /// Applies the planned changes.
+    pub fn apply(self) {
+        for (op, operand, memlet) in &self.operands {
+            set_memlet_at(*op, *operand, memlet);
+        }
+        for (exit, k, memlet) in &self.exits {
+            let mut all = exit.array_attr("memlets");
+            if let Some(entry) = all.get_mut(*k) {
+                *entry = memlet.to_attr(exit.context());
+                exit.set_attr("memlets", sdfg_dialect::ir::array_of(exit.context(), &all));
+            }
+        }
+        for (value, ty) in &self.retyped {
+            // SAFETY: the value is live; the new type is a container type
+            // of the same context.
+            unsafe { mlir_sys::mlirValueSetType(value.raw(), *ty) };
+        }
+    }
+}
