@@ -207,3 +207,25 @@ sdfg.sdfg @absorb_empty_state_between_assignments() symbols {N = i64, i = i64, k
   sdfg.edge @keep -> @reads assign("s" = "s * 2")
   sdfg.edge @reads -> @guard assign("k" = "s")
 }
+
+// -----
+
+// The empty branch state of an if without else stays: joining its edges
+// would make a second edge from @branch to @join, which DaCe's state
+// machines (graphs, not multigraphs) cannot hold.
+// CHECK-LABEL: sdfg.sdfg @keep_empty_state_whose_edges_would_double
+// CHECK: sdfg.state @then
+// CHECK: sdfg.edge @branch -> @then if "k > 0" assign("s" = "1")
+// CHECK: sdfg.edge @then -> @join
+sdfg.sdfg @keep_empty_state_whose_edges_would_double() symbols {k = i64, s = i64} {
+  sdfg.state @branch {
+  }
+  sdfg.state @then {
+  }
+  sdfg.state @join {
+    sdfg.tasklet "side" side_effects code cpp "printf(\"hi\\n\");"
+  }
+  sdfg.edge @branch -> @then if "k > 0" assign("s" = "1")
+  sdfg.edge @then -> @join
+  sdfg.edge @branch -> @join if "not (k > 0)"
+}

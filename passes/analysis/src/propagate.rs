@@ -32,9 +32,13 @@
 //!    hull, with the stride kept when every access is on a lattice (`2*i`
 //!    over `0:N` gives `0:2*N-1:2`, `i % 4` over `0:N` gives
 //!    `0:Min(4, N)`, a tile `ti:Min(ti + 4, N)` inside `0:N:4` gives
-//!    `0:N`). Other subscripts are bounded by interval arithmetic over the
-//!    parameter ranges, which is sound but may be loose; the corpus test
-//!    finds DaCe's pattern matching stores `0:N` for `A[2*i]` over `0:N`.
+//!    `0:N`). The common separable case (each index `a*p + c` in one
+//!    parameter of a box of ranges, as in elementwise maps and stencils)
+//!    has the same exact image from the ends of `p`'s range, without an
+//!    ISL round trip. Other subscripts are bounded by interval arithmetic
+//!    over the parameter ranges, which is sound but may be loose; the
+//!    corpus test finds DaCe's pattern matching stores `0:N` for `A[2*i]`
+//!    over `0:N`.
 //! 4. The volume is the sum of the inner volumes times the number of
 //!    iterations, and the memlet is dynamic where an inner one is, where
 //!    the scope has dynamic range inputs (its iteration count is data) and

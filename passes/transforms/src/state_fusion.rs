@@ -236,6 +236,15 @@ pub fn absorb_empty(machine: &mut Machine<'_>, name: &str) -> Result<(), String>
     if !always_true(outgoing.str_attr("condition")) {
         return Err(format!("the edge leaving `{name}` has a condition"));
     }
+    // DaCe's state machines are graphs, not multigraphs: a second edge
+    // between two blocks would not load there.
+    if machine
+        .out_edges(src)
+        .iter()
+        .any(|e| e.symbol_ref_attr("dst") == Some(dst))
+    {
+        return Err(format!("`{src}` already has an edge to `{dst}`"));
+    }
     let first: Vec<(String, String)> = assignments(incoming);
     let second: Vec<(String, String)> = assignments(outgoing);
     let second_names: HashSet<&str> = second.iter().map(|(n, _)| n.as_str()).collect();

@@ -724,12 +724,13 @@ fn library_expansions_compute_like_the_direct_lowering() {
 }
 
 /// Exports `program` as `.sdfg` and has DaCe run it and `original` on the
-/// same inputs (`dace_compare.py`).
-fn dace_runs_export(
+/// same inputs (`script`, `dace_compare.py`), in the program's directory
+/// (where DaCe builds both).
+pub(crate) fn dace_runs_export(
     python: &Path,
+    script: &Path,
     original: &Path,
     program: &Path,
-    work: &Path,
 ) -> Result<(), String> {
     let exported = program.with_extension("exported.sdfg");
     tool(
@@ -737,10 +738,12 @@ fn dace_runs_export(
         &["--export-dace".as_ref(), program.as_os_str()],
         &exported,
     )?;
-    let script = work.join("dace_compare.py");
-    std::fs::write(&script, include_str!("python/dace_compare.py")).map_err(|e| e.to_string())?;
-    let output = Command::new(python)
-        .arg(&script)
+    let mut command = Command::new(python);
+    if let Some(dir) = program.parent() {
+        command.current_dir(dir);
+    }
+    let output = command
+        .arg(script)
         .arg(original)
         .arg(&exported)
         .output()
@@ -754,6 +757,13 @@ fn dace_runs_export(
             String::from_utf8_lossy(&output.stderr)
         ))
     }
+}
+
+/// Writes `dace_compare.py` into `work` and returns its path.
+pub(crate) fn dace_compare_script(work: &Path) -> PathBuf {
+    let script = work.join("dace_compare.py");
+    std::fs::write(&script, include_str!("python/dace_compare.py")).expect("writable");
+    script
 }
 
 /// The corpus programs with library nodes that DaCe runs compute DaCe's
@@ -807,6 +817,7 @@ fn corpus_library_expansions_compute_what_dace_computes() {
         .status()
         .expect("python runs");
     assert!(status.success(), "dace_run.py failed");
+    let script = dace_compare_script(&work);
     let mut passed = 0;
     for (file, program) in &expanded {
         let stem = file
@@ -824,7 +835,7 @@ fn corpus_library_expansions_compute_what_dace_computes() {
                 // Every fourth one is also exported: DaCe runs the
                 // expanded SDFG and gets what it gets from the original.
                 if passed % 4 == 1 {
-                    if let Err(e) = dace_runs_export(python.as_path(), file, program, &work) {
+                    if let Err(e) = dace_runs_export(python.as_path(), &script, file, program) {
                         failures.push(format!("{stem}: export: {e}"));
                     }
                 }

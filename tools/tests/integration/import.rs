@@ -265,8 +265,7 @@ fn exported_seeds_compute_like_the_originals() {
     };
     let work = std::env::temp_dir().join(format!("sdfg-seed-runs-{}", std::process::id()));
     std::fs::create_dir_all(&work).expect("a temporary directory");
-    let script = work.join("dace_compare.py");
-    std::fs::write(&script, include_str!("python/dace_compare.py")).expect("writable");
+    let script = crate::execute::dace_compare_script(&work);
     let mut seeds: Vec<PathBuf> = std::fs::read_dir(corpus_dir().join("seeds"))
         .expect("the seeds directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
