@@ -148,3 +148,30 @@ sdfg.sdfg @keep_transient_copied_with_reshape(%I: !sdfg.array<f32 ["9"]> as "I",
     %b = sdfg.access %O writes(%t["0:9"] : !sdfg.array<f32 ["9"]>) : !sdfg.array<f32 ["3", "3"]>
   }
 }
+
+// -----
+
+// A view written by a nested SDFG and copied into row i of its data: the
+// nested SDFG writes the row directly, its argument still one element.
+// CHECK-LABEL: sdfg.sdfg @write_through_view_into_its_data
+// CHECK-NOT: sdfg.access %V
+// CHECK: %[[N:.*]] = sdfg.nested "one" outs("o" : !sdfg.array<i64 ["M"]>)
+// CHECK: sdfg.access %idx writes(%[[N]]["i"] : !sdfg.array<i64 ["M"]>)
+sdfg.sdfg @write_through_view_into_its_data(%idx: !sdfg.array<i64 ["M"]> as "idx") symbols {M = i64, i = i64} {
+  %V = sdfg.alloc "V" : !sdfg.view<i64 ["1"]>
+  sdfg.state @s {
+    %n = sdfg.nested "one" outs("o" : !sdfg.view<i64 ["1"]>) symbols() {
+      sdfg.sdfg @one(%o: !sdfg.array<i64 ["1"]> as "o") {
+        sdfg.state @only {
+          %t = sdfg.tasklet "seven" outs("x" : i64) {
+            %c = arith.constant 7 : i64
+            sdfg.yield %c : i64
+          }
+          %w = sdfg.access %o writes(%t["0"] : i64) : !sdfg.array<i64 ["1"]>
+        }
+      }
+    }
+    %v = sdfg.access %V writes(%n["0"] : !sdfg.view<i64 ["1"]>) : !sdfg.view<i64 ["1"]>
+    %d = sdfg.access %idx writes(%v["0" -> "i"] : !sdfg.view<i64 ["1"]>) : !sdfg.array<i64 ["M"]>
+  }
+}

@@ -187,10 +187,11 @@ impl<'a> Moves<'a> {
     }
 
     /// Plans moving every memlet that writes result `index` of `producer`
-    /// through `embedding`: inside a map, the exit memlets of its connector and,
-    /// through nested maps, theirs. A tasklet's output has no memlet of its
-    /// own (the memlet is on the edge into the access node, which the
-    /// caller moves).
+    /// through `embedding`: inside a map, the exit memlets of its
+    /// connector and, through nested maps, theirs. A tasklet's output, and
+    /// a nested SDFG's, have no memlet of their own (the memlet is on the
+    /// edge into the access node, which the caller moves); the nested
+    /// SDFG's result takes the new container type.
     pub fn writes(
         &mut self,
         producer: Op<'a>,
@@ -199,6 +200,9 @@ impl<'a> Moves<'a> {
     ) -> Result<(), String> {
         match producer.name() {
             "sdfg.tasklet" => Ok(()),
+            // A nested SDFG's argument keeps its shape: only its result,
+            // whose type is the outer container's, changes.
+            "sdfg.nested" => self.retype(producer.results()[index]),
             "sdfg.map" => {
                 let result = producer.results()[index];
                 self.retype(result)?;

@@ -30,9 +30,10 @@
 //!   writing it earlier, directly, cannot race with a read the copy used
 //!   to wait for). The transient's writers then write the destination
 //!   node, their memlets moved by the box's offset, through the memlet
-//!   trees of the maps that write them. A library node or a nested SDFG
-//!   that writes the transient binds all of it, so its destination must
-//!   be a whole container of the same type.
+//!   trees of the maps that write them. A nested SDFG writes the box
+//!   through its output memlet, its argument keeping the transient's
+//!   shape; a library node binds all of its output, so its destination
+//!   must be a whole container of the same type.
 //! - **Second array** (the transient is the copy's destination): it holds
 //!   one element, read only by tasklets, and no other node of the state
 //!   writes the source container. The tasklets then read the copied
@@ -90,7 +91,12 @@ pub fn eliminate_redundant_arrays(root: Op<'_>) -> usize {
             let Some(node) = single_access(alloc, &mentioned) else {
                 continue;
             };
-            if remove_first(node).or_else(|_| remove_second(node)).is_ok() {
+            // A view written and then copied into its data is a window on
+            // the copy's destination: only the first form applies to it.
+            let view = Container::from_type(node.operands()[0].ty())
+                .is_some_and(|c| c.kind == ContainerKind::View);
+            let done = remove_first(node).is_ok() || (!view && remove_second(node).is_ok());
+            if done {
                 removed += 1;
             }
         }
@@ -98,13 +104,15 @@ pub fn eliminate_redundant_arrays(root: Op<'_>) -> usize {
     removed
 }
 
-/// The only access node of a transient array or scalar that no string
-/// mentions, when it has no binding and no ordering edges.
+/// The only access node of a transient array or scalar, or of a view,
+/// that no string mentions, when it has no binding and no ordering edges.
 fn single_access<'a>(alloc: Op<'a>, mentioned: &HashSet<String>) -> Option<Op<'a>> {
     let value = alloc.results()[0];
     let kind = Container::from_type(value.ty())?.kind;
-    if !matches!(kind, ContainerKind::Array | ContainerKind::Scalar)
-        || crate::outlives_call(alloc)
+    if !matches!(
+        kind,
+        ContainerKind::Array | ContainerKind::Scalar | ContainerKind::View
+    ) || crate::outlives_call(alloc)
         || mentioned.contains(alloc.str_attr("name")?)
     {
         return None;
@@ -291,9 +299,9 @@ fn remove_first(node: Op<'_>) -> Result<(), ()> {
         if producer.is("sdfg.access") {
             let end = m.other.take().unwrap_or_else(|| m.subset.clone());
             m.other = Some(embedding.apply(&end).map_err(|_| ())?);
-        } else if producer.is("sdfg.library") || producer.is("sdfg.nested") {
-            // Their outputs bind whole containers: only one of the same
-            // type can take the transient's place.
+        } else if producer.is("sdfg.library") {
+            // A library node's output binds a whole container: only one of
+            // the same type can take the transient's place.
             if transient.ty().ptr != target.ty().ptr {
                 return Err(());
             }
