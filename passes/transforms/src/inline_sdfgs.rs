@@ -98,9 +98,7 @@ pub fn inline(call: Op<'_>) -> Result<(), String> {
         .into_iter()
         .find(|op| op.is("sdfg.sdfg"))
         .ok_or("the call holds no SDFG")?;
-    let outer = std::iter::successors(call.parent(), |p| p.parent())
-        .find(|p| p.is("sdfg.sdfg"))
-        .ok_or("the call is not in an SDFG")?;
+    let outer = crate::enclosing_sdfg(call).ok_or("the call is not in an SDFG")?;
     if !call.operand_segment(1).is_empty() {
         return Err("the call is ordered after other nodes".into());
     }

@@ -127,6 +127,11 @@ pub(crate) fn mention_counts(sdfg: Op<'_>) -> HashMap<String, usize> {
     counts
 }
 
+/// The `sdfg.sdfg` that `op` is nested in (the nearest one).
+pub(crate) fn enclosing_sdfg(op: Op<'_>) -> Option<Op<'_>> {
+    std::iter::successors(op.parent(), |p| p.parent()).find(|p| p.is("sdfg.sdfg"))
+}
+
 /// `expr` in parentheses, unless it is a name, a number or a subscript
 /// of a name (`A[i + 1]`), which bind tighter than any operator.
 pub(crate) fn parenthesized(expr: &str) -> String {

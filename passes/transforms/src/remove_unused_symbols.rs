@@ -70,7 +70,7 @@ pub fn remove_unused_symbols(root: Op<'_>) -> usize {
         let edges: Vec<Op<'_>> = sdfg
             .descendants()
             .into_iter()
-            .filter(|op| op.is("sdfg.edge") && owning_sdfg(*op) == Some(sdfg))
+            .filter(|op| op.is("sdfg.edge") && crate::enclosing_sdfg(*op) == Some(sdfg))
             .collect();
         // How often each symbol is an assignment's target, and how often
         // the value assigned to each symbol mentions each name.
@@ -148,11 +148,6 @@ pub fn remove_unused_symbols(root: Op<'_>) -> usize {
         removed += unused.len();
     }
     removed
-}
-
-/// The `sdfg.sdfg` an op belongs to.
-fn owning_sdfg(op: Op<'_>) -> Option<Op<'_>> {
-    std::iter::successors(op.parent(), |p| p.parent()).find(|p| p.is("sdfg.sdfg"))
 }
 
 /// Removes the entry for `name` from the symbol mapping of `nested`.

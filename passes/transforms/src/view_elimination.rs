@@ -31,9 +31,10 @@
 
 use crate::memlet_paths::{Embedding, Moves};
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
-use sdfg_dialect::ir::Op;
+use sdfg_dialect::ir::{Op, Val};
 use sdfg_dialect::{memlet_at, rewrite, Container, ContainerKind};
 use sdfg_symbolic::{parse_subset, Subset};
+use std::collections::{HashMap, HashSet};
 
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
@@ -70,7 +71,19 @@ pub fn eliminate_views(root: Op<'_>) -> usize {
         .into_iter()
         .filter(|op| op.is("sdfg.access") && !op.operand_segment(2).is_empty())
         .collect();
-    views.into_iter().filter(|v| eliminate(*v).is_ok()).count()
+    let mut removed = 0;
+    let mut touched: HashSet<Op<'_>> = HashSet::new();
+    for view in views {
+        let state = view.parent();
+        if eliminate(view).is_ok() {
+            removed += 1;
+            touched.extend(state.filter(|s| s.is("sdfg.state")));
+        }
+    }
+    for state in touched {
+        merge_twin_sources(state);
+    }
+    removed
 }
 
 /// Connects the readers of view node `view` to the data it is bound to,
@@ -120,46 +133,41 @@ pub fn eliminate(view: Op<'_>) -> Result<(), String> {
     rewrite::replace_all_uses(result, source);
     // SAFETY: the view node has no uses left.
     unsafe { rewrite::erase(view) };
-    merge_twin_sources(data);
     Ok(())
 }
 
-/// Merges into `node`, or into the first of them, the other access nodes
-/// of its state that read the same array or scalar and have no incoming
-/// edge, as `node` has; returns how many went. Views of one container
-/// (`A[0:N-2] + A[1:N-1]`), each bound to a node of its own, leave such
-/// twins. A node nothing enters reads what its container held when the
-/// state began (a write it is not ordered with would be a race), so twins
-/// read the same values and one node can feed all their readers.
-pub fn merge_twin_sources(node: Op<'_>) -> usize {
-    let source = |op: &Op<'_>| {
-        op.is("sdfg.access")
+/// Merges the access nodes of `state` that read the same array or
+/// scalar and that nothing enters into the first of each group; returns
+/// how many went. Views of one container (`A[0:N-2] + A[1:N-1]`), each
+/// bound to a node of its own, leave such twins. A node nothing enters
+/// reads what its container held when the state began (a write it is not
+/// ordered with would be a race), so twins read the same values and one
+/// node can feed all their readers.
+pub fn merge_twin_sources(state: Op<'_>) -> usize {
+    let mut first: HashMap<(Val<'_>, *const std::ffi::c_void), Op<'_>> = HashMap::new();
+    let mut merged = 0;
+    for op in state.region_ops(0) {
+        let source = op.is("sdfg.access")
             && op.operands().len() == 1
             && matches!(
                 Container::from_type(op.operands()[0].ty()).map(|c| c.kind),
                 Some(ContainerKind::Array | ContainerKind::Scalar)
-            )
-    };
-    let Some(state) = node.parent().filter(|p| p.is("sdfg.state")) else {
-        return 0;
-    };
-    if !source(&node) {
-        return 0;
+            );
+        if !source {
+            continue;
+        }
+        let key = (op.operands()[0], op.results()[0].ty().ptr);
+        match first.get(&key) {
+            Some(keep) => {
+                rewrite::replace_all_uses(op.results()[0], keep.results()[0]);
+                // SAFETY: the twin has no uses left and is not used again.
+                unsafe { rewrite::erase(op) };
+                merged += 1;
+            }
+            None => {
+                first.insert(key, op);
+            }
+        }
     }
-    let container = node.operands()[0];
-    let ty = node.results()[0].ty().ptr;
-    let twins: Vec<Op<'_>> = state
-        .region_ops(0)
-        .into_iter()
-        .filter(|op| source(op) && op.operands()[0] == container && op.results()[0].ty().ptr == ty)
-        .collect();
-    let Some((&keep, rest)) = twins.split_first() else {
-        return 0;
-    };
-    for twin in rest {
-        rewrite::replace_all_uses(twin.results()[0], keep.results()[0]);
-        // SAFETY: the twin has no uses left and is not used again.
-        unsafe { rewrite::erase(*twin) };
-    }
-    rest.len()
+    merged
 }
