@@ -1,6 +1,8 @@
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(sdfg-propagate-memlets)' | FileCheck %s
 // RUN: sdfg-run %s --function strided --check-bounds --seed 2 --set N=6 | FileCheck %s --check-prefix=RESULT
 // RUN: sdfg-run %s --function strided --pass-pipeline='builtin.module(sdfg-propagate-memlets)' --check-bounds --seed 2 --set N=6 | FileCheck %s --check-prefix=RESULT
+// RUN: sdfg-run %s --function nested_loop_through_mapping --check-bounds --seed 3 --set N=4 --set M=5 | FileCheck %s --check-prefix=NESTED
+// RUN: sdfg-run %s --function nested_loop_through_mapping --pass-pipeline='builtin.module(sdfg-propagate-memlets)' --check-bounds --seed 3 --set N=4 --set M=5 | FileCheck %s --check-prefix=NESTED
 
 // The memlets at scope boundaries are recomputed from the inner ones; the
 // ones written here are deliberately wrong.
@@ -96,5 +98,84 @@ sdfg.sdfg @copy(%A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64} {
       sdfg.exit ("A" = %sa["0" -> "i", wcr sum] : !sdfg.scalar<f64>)
     }
     %a = sdfg.access %A writes(%m["0:N", wcr sum] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// A nested SDFG propagates through the loop around its state and its symbol
+// mapping (K = M): it reads a[1:K] and writes b[0:K-1], K - 1 elements
+// each. In the caller's coordinates each box keeps its first element, where
+// the argument starts, and its end tightens; the map around covers all
+// rows.
+// CHECK-LABEL: sdfg.sdfg @nested_loop_through_mapping
+// CHECK: sdfg.map "rows" {{.*}} ins("A" = %{{.*}}["0:N, 0:M", volume "M*N - N"]
+// CHECK: sdfg.nested "shift" ins("a" = %{{.*}}["i, 0:M", volume "M - 1"]
+// CHECK: sdfg.exit("B" = %{{.*}}["i, 0:M - 1"] :
+// CHECK: writes(%{{.*}}["0:N, 0:M - 1"] :
+// Propagation does not change what the program computes.
+// NESTED: B: <f8[4, 5] checksum 1.8353985219e1
+sdfg.sdfg @nested_loop_through_mapping(%A: !sdfg.array<f64 ["N", "M"]> as "A", %B: !sdfg.array<f64 ["N", "M"]> as "B") symbols {N = i64, M = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N", "M"]>
+    %m = sdfg.map "rows" ["i" = "0:N"] ins("A" = %a["0:N, 0:M"] : !sdfg.array<f64 ["N", "M"]>) outs("B" : !sdfg.array<f64 ["N", "M"]>) {
+    ^bb0(%ain: !sdfg.array<f64 ["N", "M"]>):
+      %n = sdfg.nested "shift" ins("a" = %ain["i, 0:M"] : !sdfg.array<f64 ["N", "M"]>) outs("b" : !sdfg.array<f64 ["N", "M"]>) symbols("K" = "M") {
+        sdfg.sdfg @shift(%x: !sdfg.array<f64 ["K"]> as "a", %y: !sdfg.array<f64 ["K"]> as "b") symbols {K = i64, k = i64} {
+          sdfg.loop @l var "k" init "0" cond "k < K - 1" update "k + 1" {
+            sdfg.state @copy {
+              %xr = sdfg.access %x : !sdfg.array<f64 ["K"]>
+              %t = sdfg.tasklet "twice" ins("v" = %xr["k + 1"] : !sdfg.array<f64 ["K"]>) outs("o" : f64) {
+              ^bb0(%v: f64):
+                %r = arith.addf %v, %v : f64
+                sdfg.yield %r : f64
+              }
+              %yw = sdfg.access %y writes(%t["k"] : f64) : !sdfg.array<f64 ["K"]>
+            }
+          }
+        }
+      }
+      sdfg.exit("B" = %n["i, 0:M"] : !sdfg.array<f64 ["N", "M"]>)
+    }
+    %b = sdfg.access %B writes(%m["0:N, 0:M"] : !sdfg.array<f64 ["N", "M"]>) : !sdfg.array<f64 ["N", "M"]>
+  }
+}
+
+// -----
+
+// A write under a condition, and reads through a symbol the nested SDFG
+// assigns itself (s, not mapped), are bounds: the write is dynamic, and the
+// read's dimension is the whole row; the box keeps its start, 0, and its
+// constant end is cut by the row length.
+// CHECK-LABEL: sdfg.sdfg @nested_branch_and_inner_symbol
+// CHECK: sdfg.nested "pick" ins("a" = %{{.*}}["i, 0:M", volume "1", dynamic]
+// CHECK: sdfg.exit("B" = %{{.*}}["i, 0:Min(2, M)", volume "1", dynamic] :
+sdfg.sdfg @nested_branch_and_inner_symbol(%A: !sdfg.array<f64 ["N", "M"]> as "A", %B: !sdfg.array<f64 ["N", "M"]> as "B") symbols {N = i64, M = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N", "M"]>
+    %m = sdfg.map "rows" ["i" = "0:N"] ins("A" = %a["0:N, 0:M"] : !sdfg.array<f64 ["N", "M"]>) outs("B" : !sdfg.array<f64 ["N", "M"]>) {
+    ^bb0(%ain: !sdfg.array<f64 ["N", "M"]>):
+      %n = sdfg.nested "pick" ins("a" = %ain["i, 0:M"] : !sdfg.array<f64 ["N", "M"]>) outs("b" : !sdfg.array<f64 ["N", "M"]>) symbols("K" = "M") {
+        sdfg.sdfg @pick(%x: !sdfg.array<f64 ["K"]> as "a", %y: !sdfg.array<f64 ["K"]> as "b") symbols {K = i64, s = i64} {
+          sdfg.state @start {
+          }
+          sdfg.conditional @c {
+            sdfg.branch @big if "K > 2" {
+              sdfg.state @w {
+                %xr = sdfg.access %x : !sdfg.array<f64 ["K"]>
+                %t = sdfg.tasklet "get" ins("v" = %xr["s"] : !sdfg.array<f64 ["K"]>) outs("o" : f64) {
+                ^bb0(%v: f64):
+                  sdfg.yield %v : f64
+                }
+                %yw = sdfg.access %y writes(%t["1"] : f64) : !sdfg.array<f64 ["K"]>
+              }
+            }
+          }
+          sdfg.edge @start -> @c assign("s" = "K - 1")
+        }
+      }
+      sdfg.exit("B" = %n["i, 0:M"] : !sdfg.array<f64 ["N", "M"]>)
+    }
+    %b = sdfg.access %B writes(%m["0:N, 0:M"] : !sdfg.array<f64 ["N", "M"]>) : !sdfg.array<f64 ["N", "M"]>
   }
 }

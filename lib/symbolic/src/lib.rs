@@ -81,10 +81,12 @@
 mod codegen;
 mod compare;
 pub mod corpus;
+mod embedding;
 mod eval;
 mod expr;
 mod image;
 mod isl;
+mod loops;
 mod parse;
 mod poly;
 mod print;
@@ -93,8 +95,10 @@ pub mod subset;
 
 pub use codegen::{CmpOp, Emitter, IntOp};
 pub use compare::{compare_eq, compare_le, compare_lt, Assumptions, RationalBound, Tri};
+pub use embedding::{Dim, Embedding};
 pub use eval::{EvalError, Value};
 pub use expr::{BitOp, Expr};
+pub use loops::{loop_range, LoopRange};
 pub use parse::{parse, parse_assignment, parse_statements, ParseError, Statement};
 pub use subset::{parse_subset, DataDim, Range, Subset, SubsetError};
 

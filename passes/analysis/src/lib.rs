@@ -1,7 +1,9 @@
 //! Analyses of SDFGs: `petgraph` views of a state's dataflow graph and of
 //! an SDFG's control flow ([`graph`]), DaCe's validation catalogue as the
-//! `sdfg-validate` pass ([`validate`]), and memlet propagation through
-//! scopes as `sdfg-propagate-memlets` ([`propagate`]).
+//! `sdfg-validate` pass ([`validate`]), how often each control-flow block
+//! runs ([`executions`], DaCe's `propagate_states`), and memlet
+//! propagation through scopes and nested SDFGs as `sdfg-propagate-memlets`
+//! ([`propagate`]).
 //!
 //! Analyses depend on the dialect and the core libraries only: never on
 //! transformations, conversions, translations or the execution engine, so
@@ -9,6 +11,7 @@
 
 #![deny(missing_docs)]
 
+pub mod executions;
 pub mod graph;
 pub mod propagate;
 pub mod validate;

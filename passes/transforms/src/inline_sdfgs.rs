@@ -33,13 +33,13 @@
 //! the call, in order, so every value is still defined before its uses.
 //! Nested SDFGs of several states stay.
 
-use crate::memlet_paths::{Embedding, Moves};
+use crate::memlet_paths::Moves;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{Op, Val};
 use sdfg_dialect::{
     memlet_at, rewrite, set_memlet_at, Container, ContainerKind, Memlet, CONTROL_FLOW_BLOCKS,
 };
-use sdfg_symbolic::{parse, parse_subset, Expr, Subset};
+use sdfg_symbolic::{parse, parse_subset, Embedding, Expr, Subset};
 use std::collections::HashSet;
 
 /// The pass's registration.

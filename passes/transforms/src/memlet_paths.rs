@@ -6,131 +6,15 @@
 //! the map reads `A` instead, every memlet of the tree under that
 //! connector must move by the view's offset (`V[i]` is `A[i + 1]`), or,
 //! for a view that drops dimensions (`R = A[k, 0:N]`), gain them back
-//! (`R[j]` is `A[k, j]`). These functions first compute every change,
-//! failing without touching the IR when a memlet cannot move (a rank that
-//! differs, a subset that does not parse, a user they do not know), and
-//! only then apply them.
+//! (`R[j]` is `A[k, j]`), as an [`Embedding`] says. These functions
+//! first compute every change, failing without touching the IR when a
+//! memlet cannot move (a rank that differs, a subset that does not parse,
+//! a user they do not know), and only then apply them.
 
 use mlir_sys::MlirType;
 use sdfg_dialect::ir::{Op, Val};
 use sdfg_dialect::{memlet_at, set_memlet_at, Memlet};
-use sdfg_symbolic::{parse_subset, Expr, Range, Subset};
-
-/// Where one dimension of the new coordinates comes from.
-#[derive(Clone, Debug)]
-pub enum Dim {
-    /// A fixed index (a dimension the old coordinates do not have).
-    Fixed(Expr),
-    /// Old dimension `k`, moved by an offset.
-    Moved(usize, Expr),
-}
-
-/// A map from one container's coordinates into another's: where each
-/// dimension of the new coordinates comes from, and how many dimensions
-/// the old ones have (old dimensions no new one takes, of extent 1, are
-/// dropped).
-#[derive(Clone, Debug)]
-pub struct Embedding {
-    dims: Vec<Dim>,
-    old_rank: usize,
-}
-
-impl Embedding {
-    /// Every dimension moved by `offset`.
-    pub fn shift(offset: &[Expr]) -> Self {
-        Embedding {
-            dims: offset
-                .iter()
-                .enumerate()
-                .map(|(k, o)| Dim::Moved(k, o.clone()))
-                .collect(),
-            old_rank: offset.len(),
-        }
-    }
-
-    /// How the coordinates of a box `inner` at the origin (a view's, or a
-    /// nested SDFG argument's whole shape) land in those of the box
-    /// `outer` of another container, dimension by dimension in order: a
-    /// dimension of `outer` with the extent of the next one of `inner`
-    /// moves it by its start; otherwise an `outer` dimension of extent 1
-    /// is one `inner` drops (fixed at its start), or an `inner` dimension
-    /// of extent 1 is a new axis `outer` does not have. Fails for strided
-    /// boxes and for boxes that reshape otherwise (`A[i, 0:i]` seen as an
-    /// `i x 1` array drops one axis and adds another).
-    pub fn of_box(outer: &Subset, inner: &Subset) -> Result<Self, String> {
-        let unit = |s: &Subset| s.ranges().iter().all(|r| r.step.as_int() == Some(1));
-        if !unit(outer) || !unit(inner) {
-            return Err("a box is strided".into());
-        }
-        let same = |a: &Expr, b: &Expr| Expr::sub(a, b).as_int() == Some(0);
-        let is_one = |e: &Expr| e.as_int() == Some(1);
-        let kept = inner.ranges();
-        let (mut to_drop, mut to_add) = (
-            outer.dims().saturating_sub(kept.len()),
-            kept.len().saturating_sub(outer.dims()),
-        );
-        let mut dims = Vec::with_capacity(outer.dims());
-        let mut k = 0;
-        let mut ranges = outer.ranges().iter().peekable();
-        while let Some(r) = ranges.peek() {
-            let size = r.size();
-            if k < kept.len() && same(&size, &kept[k].size()) {
-                dims.push(Dim::Moved(k, r.start.clone()));
-                k += 1;
-                ranges.next();
-            } else if to_drop > 0 && is_one(&size) {
-                dims.push(Dim::Fixed(r.start.clone()));
-                to_drop -= 1;
-                ranges.next();
-            } else if to_add > 0 && k < kept.len() && is_one(&kept[k].size()) {
-                k += 1;
-                to_add -= 1;
-            } else {
-                return Err("the inner box reshapes the outer one".into());
-            }
-        }
-        while to_add > 0 && k < kept.len() && is_one(&kept[k].size()) {
-            k += 1;
-            to_add -= 1;
-        }
-        if k != kept.len() {
-            return Err("the inner box reshapes the outer one".into());
-        }
-        Ok(Embedding {
-            dims,
-            old_rank: kept.len(),
-        })
-    }
-
-    /// `subset` in the new coordinates.
-    pub fn apply(&self, subset: &str) -> Result<String, String> {
-        let parsed = parse_subset(subset).map_err(|e| format!("subset `{subset}`: {e}"))?;
-        if parsed.dims() != self.old_rank {
-            return Err(format!(
-                "subset `{subset}` has {} dimensions, not {}",
-                parsed.dims(),
-                self.old_rank
-            ));
-        }
-        let ranges: Vec<Range> = self
-            .dims
-            .iter()
-            .map(|dim| match dim {
-                Dim::Fixed(index) => Range::index(index.clone()),
-                Dim::Moved(k, o) => {
-                    let r = &parsed.ranges()[*k];
-                    Range {
-                        start: Expr::add(&r.start, o),
-                        end: Expr::add(&r.end, o),
-                        step: r.step.clone(),
-                        tile: r.tile.clone(),
-                    }
-                }
-            })
-            .collect();
-        Ok(Subset::new(ranges).to_string())
-    }
-}
+use sdfg_symbolic::Embedding;
 
 /// Planned memlet changes: (op, operand, new memlet) for operand memlets,
 /// (exit op, entry, new memlet) for scope exits, and the values (scope

@@ -39,11 +39,11 @@
 //!   writes the source container. The tasklets then read the copied
 //!   element of the source directly.
 
-use crate::memlet_paths::{Embedding, Moves};
+use crate::memlet_paths::Moves;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{Op, Val};
 use sdfg_dialect::{memlet_at, rewrite, set_memlet_at, Container, ContainerKind, Memlet, Wcr};
-use sdfg_symbolic::{parse, parse_subset, Expr};
+use sdfg_symbolic::{parse, parse_subset, Embedding, Expr};
 use std::collections::HashSet;
 
 /// The pass's registration.

@@ -29,11 +29,11 @@
 //! state that read the same data and that nothing enters
 //! ([`merge_twin_sources`]), as the views had made one node each.
 
-use crate::memlet_paths::{Embedding, Moves};
+use crate::memlet_paths::Moves;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{Op, Val};
 use sdfg_dialect::{memlet_at, rewrite, Container, ContainerKind};
-use sdfg_symbolic::{parse_subset, Subset};
+use sdfg_symbolic::{parse_subset, Embedding, Subset};
 use std::collections::{HashMap, HashSet};
 
 /// The pass's registration.

@@ -1,15 +1,19 @@
 //! `sdfg-propagate-memlets` on every corpus program that imports: each
-//! boundary memlet it computes must contain every element the inner
-//! memlets touch (enumerated for concrete symbol values), and is compared
-//! with the memlet DaCe stored: tighter, equal or looser. Where DaCe's
-//! stored memlet misses an element, the test names the file and the
-//! element.
+//! boundary memlet it computes, of map and consume scopes and of nested
+//! SDFGs, must contain every element the inner memlets touch (enumerated
+//! for concrete symbol values, through the loops around each state and the
+//! symbol mapping), and is compared with the memlet DaCe stored: tighter,
+//! equal or looser. Where DaCe's stored memlet misses an element, the test
+//! names the file and the element.
 
 use crate::import::{corpus_dir, dace_index};
 use melior::ir::Module;
-use sdfg_analysis::propagate::{connectors, is_scope, propagate_all, space, Space};
-use sdfg_dialect::ir::Op;
-use sdfg_dialect::Memlet;
+use sdfg_analysis::executions::executions;
+use sdfg_analysis::propagate::{
+    argument_box, connectors, is_scope, propagate_all, space, symbol_mapping, Space,
+};
+use sdfg_dialect::ir::{Op, Val};
+use sdfg_dialect::{memlet_at, memlet_slot, Memlet};
 use sdfg_symbolic::{parse_subset, Expr, Subset};
 use std::collections::{BTreeSet, HashMap};
 
@@ -146,9 +150,11 @@ fn boundaries(root: Op<'_>) -> Vec<Vec<Option<Memlet>>> {
         .collect()
 }
 
-fn check_file(name: &str, root: Op<'_>, counts: &mut Counts) {
+fn check_file(name: &str, root: Op<'_>, counts: &mut Counts, nested: &mut NestedCounts) {
     let before = boundaries(root);
+    let nested_before = nested_boundaries(root);
     let stats = propagate_all(root);
+    check_nested(name, root, &nested_before, nested);
     counts.kept += stats.kept;
     let scopes: Vec<Op> = root
         .descendants()
@@ -317,6 +323,7 @@ fn propagated_memlets_contain_every_accessed_element() {
     sdfg_registry::register_all();
     let context = sdfg_dialect::create_context();
     let mut counts = Counts::default();
+    let mut nested = NestedCounts::default();
     for (file, verdict) in dace_index() {
         if verdict.starts_with("noload") {
             continue;
@@ -333,7 +340,7 @@ fn propagated_memlets_contain_every_accessed_element() {
         counts.files += 1;
         // SAFETY: the module outlives the handles taken from it here.
         let root = unsafe { Op::from_raw(module.as_operation().to_raw()) }.expect("a module op");
-        check_file(&file, root, &mut counts);
+        check_file(&file, root, &mut counts, &mut nested);
     }
     let dace_files: BTreeSet<&str> = counts
         .dace_misses
@@ -360,7 +367,30 @@ fn propagated_memlets_contain_every_accessed_element() {
     for m in &counts.looser_cases {
         println!("  looser: {m}");
     }
+    println!(
+        "nested SDFGs: {} boundary memlets; {} checked by enumeration through loops and symbol \
+         mappings: ours tighter than DaCe's in {}, equal in {}, looser in {}; DaCe's misses \
+         accessed elements in {}",
+        nested.memlets,
+        nested.enumerated,
+        nested.tighter,
+        nested.equal,
+        nested.looser,
+        nested.dace_misses.len(),
+    );
+    for m in &nested.dace_misses {
+        println!("  nested: {m}");
+    }
+    for m in &nested.looser_cases {
+        println!("  looser: {m}");
+    }
     assert!(counts.enumerated > 0, "nothing was checked");
+    assert!(nested.enumerated > 0, "no nested SDFG boundary was checked");
+    assert!(
+        nested.unsound.is_empty(),
+        "propagated nested-SDFG memlets that miss accessed elements: {:#?}",
+        &nested.unsound[..nested.unsound.len().min(20)]
+    );
     assert!(
         counts.looser_cases.is_empty(),
         "propagated memlets larger than DaCe's sound ones: {:#?}",
@@ -371,4 +401,281 @@ fn propagated_memlets_contain_every_accessed_element() {
         "propagated memlets that miss accessed elements: {:#?}",
         &counts.unsound[..counts.unsound.len().min(20)]
     );
+}
+
+#[derive(Default)]
+struct NestedCounts {
+    memlets: usize,
+    enumerated: usize,
+    tighter: usize,
+    equal: usize,
+    looser: usize,
+    looser_cases: Vec<String>,
+    dace_misses: Vec<String>,
+    unsound: Vec<String>,
+}
+
+/// One connector of a nested SDFG: the argument inside, whether it is an
+/// output, the outer container value, and its boundary memlets (op,
+/// operand).
+type NestedConnector<'a> = (String, Val<'a>, bool, Val<'a>, Vec<(Op<'a>, usize)>);
+
+fn nested_connectors(nested: Op<'_>) -> Vec<NestedConnector<'_>> {
+    let Some(inner) = nested.region_ops(0).into_iter().find(|o| o.is("sdfg.sdfg")) else {
+        return Vec::new();
+    };
+    let args: HashMap<&str, Val> = inner
+        .str_array_attr("arg_names")
+        .into_iter()
+        .zip(inner.region_args(0))
+        .collect();
+    let mut out = Vec::new();
+    for (k, (name, value)) in nested
+        .str_array_attr("in_names")
+        .into_iter()
+        .zip(nested.operand_segment(0))
+        .enumerate()
+    {
+        if let Some(arg) = args.get(name) {
+            out.push((name.to_string(), *arg, false, value, vec![(nested, k)]));
+        }
+    }
+    for (name, result) in nested
+        .str_array_attr("out_names")
+        .into_iter()
+        .zip(nested.results())
+    {
+        if let Some(arg) = args.get(name) {
+            let uses = result
+                .uses()
+                .into_iter()
+                .filter(|(u, o)| memlet_at(*u, *o).is_some())
+                .collect();
+            out.push((name.to_string(), *arg, true, result, uses));
+        }
+    }
+    out
+}
+
+fn nested_boundaries(root: Op<'_>) -> Vec<Vec<Option<Memlet>>> {
+    root.descendants()
+        .into_iter()
+        .filter(|o| o.is("sdfg.nested"))
+        .flat_map(nested_connectors)
+        .map(|(_, _, _, _, outer)| outer.iter().map(|(o, k)| memlet_at(*o, *k)).collect())
+        .collect()
+}
+
+/// The subsets by which the nested SDFG reads (or writes) argument `arg`,
+/// each with the state it is in; `None` where one cannot be read.
+fn argument_accesses<'a>(arg: Val<'a>, writes: bool) -> Option<Vec<(Op<'a>, Subset)>> {
+    let mut out = Vec::new();
+    for (access, _) in arg.uses() {
+        let state = access.parent().filter(|p| p.is("sdfg.state"))?;
+        let mut subsets = Vec::new();
+        for (user, operand) in access.results().first()?.uses() {
+            let Some(slot) = memlet_slot(user, operand) else {
+                continue;
+            };
+            let bind = user.is("sdfg.access") && slot.attr == "source_memlet";
+            if !writes || bind {
+                subsets.push(memlet_at(user, operand)?.subset);
+            }
+        }
+        if writes {
+            for k in 0..access.operand_segment(1).len() {
+                let m = memlet_at(access, 1 + k)?;
+                subsets.push(m.other.unwrap_or(m.subset));
+            }
+        }
+        for s in subsets {
+            out.push((state, parse_subset(&s).ok()?));
+        }
+    }
+    Some(out)
+}
+
+/// Checks the propagated boundary memlets of every nested SDFG against the
+/// elements its states touch, enumerated: the symbols outside at
+/// [`SYMBOL_VALUE`], the maps around the nested SDFG and the counted loops
+/// around each state over their ranges, the mapped symbols evaluated, and
+/// each element placed at the outer memlet's first element.
+fn check_nested(
+    name: &str,
+    root: Op<'_>,
+    before: &[Vec<Option<Memlet>>],
+    counts: &mut NestedCounts,
+) {
+    let mut index = 0;
+    for nested in root
+        .descendants()
+        .into_iter()
+        .filter(|o| o.is("sdfg.nested"))
+    {
+        let Some(inner) = nested.region_ops(0).into_iter().find(|o| o.is("sdfg.sdfg")) else {
+            continue;
+        };
+        let runs = executions(inner);
+        let mapping = symbol_mapping(nested);
+        let outer_spaces = enclosing(nested);
+        for (conn, arg, writes, container, outer) in nested_connectors(nested) {
+            let dace = before.get(index).cloned().unwrap_or_default();
+            index += 1;
+            let (Some(mapping), Some(outer_spaces)) = (mapping.as_ref(), outer_spaces.as_ref())
+            else {
+                continue;
+            };
+            let Ok(inner_shape) = sdfg_dialect::layout::layout(arg.ty()).map(|l| l.shape) else {
+                continue;
+            };
+            let Some(accesses) = argument_accesses(arg, writes) else {
+                continue;
+            };
+            for (k, (op, operand)) in outer.iter().enumerate() {
+                counts.memlets += 1;
+                let (Some(ours), Some(Some(dace))) =
+                    (memlet_at(*op, *operand), dace.get(k).cloned())
+                else {
+                    continue;
+                };
+                let (Ok(ours_s), Ok(dace_s)) =
+                    (parse_subset(&ours.subset), parse_subset(&dace.subset))
+                else {
+                    continue;
+                };
+                if inner_shape.is_empty() || accesses.is_empty() {
+                    continue;
+                }
+                let shape_outside: Vec<Expr> =
+                    inner_shape.iter().map(|e| e.substitute(mapping)).collect();
+                let Some(embedding) =
+                    argument_box(arg, &shape_outside, mapping, &dace_s, container)
+                else {
+                    continue;
+                };
+                let mut env = Env::new();
+                bind(&mut env, ours_s.free_symbols());
+                bind(&mut env, dace_s.free_symbols());
+                for v in mapping.values() {
+                    bind(&mut env, v.free_symbols());
+                }
+                for space in outer_spaces {
+                    for (p, _) in &space.params {
+                        env.remove(p);
+                    }
+                }
+                let Some(points) = iterations(outer_spaces, &env) else {
+                    continue;
+                };
+                let mut verdict = Some((true, true));
+                let mut dace_miss = None;
+                'points: for point in &points {
+                    let (Some(p), Some(d)) = (elements(&ours_s, point), elements(&dace_s, point))
+                    else {
+                        verdict = None;
+                        break;
+                    };
+                    // The nested SDFG's symbols: the mapped values; any
+                    // other symbol it reads is assigned inside (skipped).
+                    let mut inner_env = Env::new();
+                    for (n, v) in mapping {
+                        let Some(x) = value(v, point) else {
+                            verdict = None;
+                            break 'points;
+                        };
+                        inner_env.insert(n.clone(), x);
+                    }
+                    for (state, subset) in &accesses {
+                        let Some(run) = runs.get(state) else {
+                            verdict = None;
+                            break 'points;
+                        };
+                        if run.count.as_int() == Some(0) && !run.dynamic {
+                            continue;
+                        }
+                        let space = Space {
+                            params: run.ranges.clone(),
+                            inner_names: Vec::new(),
+                            dynamic: false,
+                        };
+                        let Some(iters) = iterations(std::slice::from_ref(&space), &inner_env)
+                        else {
+                            verdict = None;
+                            break 'points;
+                        };
+                        for it in &iters {
+                            let Some(touched) = elements(subset, it) else {
+                                verdict = None;
+                                break 'points;
+                            };
+                            for e in touched {
+                                let inside = e.iter().zip(&inner_shape).all(|(i, size)| {
+                                    value(size, it).is_some_and(|n| *i >= 0 && *i < n)
+                                });
+                                if !inside {
+                                    continue;
+                                }
+                                let at = Subset::indices(e.iter().map(|i| Expr::int(*i)).collect());
+                                let Some(placed) = embedding
+                                    .apply_subset(&at)
+                                    .ok()
+                                    .and_then(|s| elements(&s, point))
+                                else {
+                                    verdict = None;
+                                    break 'points;
+                                };
+                                for x in placed {
+                                    if !p.contains(&x) {
+                                        counts.unsound.push(format!(
+                                            "{name}: nested `{}` connector `{conn}`: {} misses {x:?} (at {point:?}, {it:?})",
+                                            nested.str_attr("label").unwrap_or_default(),
+                                            ours.subset
+                                        ));
+                                    }
+                                    if !d.contains(&x) && dace_miss.is_none() {
+                                        dace_miss = Some(format!(
+                                            "{name}: nested `{}` `{conn}`: DaCe's `{}` misses {x:?}, ours `{}` has it",
+                                            nested.str_attr("label").unwrap_or_default(),
+                                            dace.subset,
+                                            ours.subset
+                                        ));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    if let Some((a, b)) = verdict.as_mut() {
+                        *a &= p.is_subset(&d);
+                        *b &= d.is_subset(&p);
+                    }
+                }
+                if let Some(miss) = dace_miss {
+                    counts.enumerated += 1;
+                    counts.dace_misses.push(miss);
+                    continue;
+                }
+                match verdict {
+                    None => {}
+                    Some((true, true)) => {
+                        counts.enumerated += 1;
+                        counts.equal += 1;
+                    }
+                    Some((true, false)) => {
+                        counts.enumerated += 1;
+                        counts.tighter += 1;
+                    }
+                    Some(_) => {
+                        counts.enumerated += 1;
+                        counts.looser += 1;
+                        counts.looser_cases.push(format!(
+                            "{name}: nested `{}` `{conn}`: ours `{}`, DaCe's `{}`",
+                            nested.str_attr("label").unwrap_or_default(),
+                            ours.subset,
+                            dace.subset
+                        ));
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! `sdfg-propagate-memlets`: recomputes the memlets at the boundaries of
-//! map and consume scopes from the memlets inside them, as DaCe's
-//! `propagate_memlets_sdfg` does for scopes, but exact where DaCe guesses.
+//! map and consume scopes and of nested SDFGs from the memlets inside
+//! them, as DaCe's `propagate_memlets_sdfg` does, but exact where DaCe
+//! guesses.
 //!
 //! # The problem
 //!
@@ -72,11 +73,27 @@
 //! %b = sdfg.access %B writes(%m["0:Min(4, N)", volume "N"] : ...)
 //! ```
 //!
-//! [`propagate_enclosing`] re-propagates only the scopes around an op a
-//! transformation changed, innermost first: the incremental use.
-//! Propagation through nested SDFGs, loops and state machines (DaCe's
-//! `propagate_states`) is not done yet; those memlets are kept.
+//! # Nested SDFGs, loops and branches
+//!
+//! A nested SDFG is a scope whose inside is a whole control-flow graph.
+//! Its boundary memlets ([`nested`]) are the union over its states of what
+//! each state touches of an argument, each state's memlets taken over the
+//! counted loops around it and multiplied by how often it runs: the
+//! [`executions`](crate::executions) analysis (DaCe's `propagate_states`,
+//! for state machines and loop regions alike) gives both, and a state
+//! under a branch or in an uncounted loop makes the memlet dynamic. The
+//! result moves out through the symbol mapping and into the box of the
+//! outer container the argument is bound to. Nested SDFGs are processed
+//! innermost first together with the scopes, so a map around a nested
+//! SDFG sees its propagated memlets.
+//!
+//! [`propagate_enclosing`] re-propagates only the scopes and nested SDFGs
+//! around an op a transformation changed, innermost first: the
+//! incremental use.
 
+mod nested;
+
+pub use nested::{argument_box, propagate_nested, symbol_mapping};
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{Op, Val};
 use sdfg_dialect::layout::layout;
@@ -137,36 +154,50 @@ pub fn is_scope(op: Op<'_>) -> bool {
     op.is("sdfg.map") || op.is("sdfg.consume")
 }
 
-/// Propagates every scope under (and including) `root`, innermost first.
+/// Whether `op` has boundary memlets that propagation recomputes: a map
+/// or consume scope, or a nested SDFG.
+pub fn has_boundary(op: Op<'_>) -> bool {
+    is_scope(op) || op.is("sdfg.nested")
+}
+
+/// Propagates every scope and nested SDFG under (and including) `root`,
+/// innermost first.
 pub fn propagate_all(root: Op<'_>) -> Stats {
     let mut scopes: Vec<Op> = root
         .descendants()
         .into_iter()
-        .filter(|o| is_scope(*o))
+        .filter(|o| has_boundary(*o))
         .collect();
-    if is_scope(root) {
+    if has_boundary(root) {
         scopes.insert(0, root);
     }
     let mut stats = Stats::default();
     // Descendants come parents first: reversed, every scope follows the
     // scopes inside it.
     for scope in scopes.into_iter().rev() {
-        stats += propagate_scope(scope);
+        stats += propagate_boundary(scope);
     }
     stats
 }
 
-/// Re-propagates the scopes enclosing `op` (and `op` itself if it is one),
-/// innermost first: what a transformation that changed `op` calls.
+/// Recomputes the boundary memlets of one scope or nested SDFG.
+pub fn propagate_boundary(op: Op<'_>) -> Stats {
+    if op.is("sdfg.nested") {
+        propagate_nested(op)
+    } else {
+        propagate_scope(op)
+    }
+}
+
+/// Re-propagates the scopes and nested SDFGs enclosing `op` (and `op`
+/// itself if it is one), innermost first, up to the outermost SDFG: what
+/// a transformation that changed `op` calls.
 pub fn propagate_enclosing(op: Op<'_>) -> Stats {
     let mut stats = Stats::default();
     let mut current = Some(op);
     while let Some(o) = current {
-        if is_scope(o) {
-            stats += propagate_scope(o);
-        }
-        if o.is("sdfg.sdfg") {
-            break;
+        if has_boundary(o) {
+            stats += propagate_boundary(o);
         }
         current = o.parent();
     }
@@ -372,38 +403,13 @@ fn summary(inner: &[Memlet], space: &Space, outer: Val<'_>) -> Option<Summary> {
         // reshaped container's subsets): keep the outer memlet.
         return None;
     }
-    let image = joined.image(&space.params, &asm).ok();
-    let mut ranges = Vec::with_capacity(joined.dims());
-    for (d, size) in shape.iter().enumerate() {
-        let range = image.as_ref().map(|i| i.ranges()[d].clone());
-        let bounded = range.filter(|r| {
-            [&r.start, &r.end, &r.step, &r.tile]
-                .iter()
-                .all(|e| space.inner_names.iter().all(|n| !e.mentions(n)))
-        });
-        // The container's extent bounds every access of a valid program.
-        let range = match bounded {
-            Some(r) => clamp(r, size, &asm),
-            None => Range::full(size.clone()),
-        };
-        ranges.push(range);
-    }
-    let subset = Subset::new(ranges);
-    let inside = |e: &Expr| space.inner_names.iter().any(|n| e.mentions(n));
-    if inside(&volume) {
-        // Each iteration moves a different amount: at most the largest,
-        // where the parameters bound it.
-        dynamic = true;
-        volume = Subset::indices(vec![volume.clone()])
-            .image(&space.params, &asm)
-            .ok()
-            .map(|r| r.ranges()[0].max_element())
-            .unwrap_or_else(|| volume.clone());
-    }
+    let subset = image_in(&joined, &space.params, &space.inner_names, &shape, &asm);
+    let (mut volume, varies) = volume_bound(&volume, &space.params, &space.inner_names, &asm);
+    dynamic |= varies;
     for (_, range) in &space.params {
         volume = Expr::mul(&volume, &range.count());
     }
-    if inside(&volume) {
+    if mentions_any(&volume, &space.inner_names) {
         // A data-dependent number of moves: DaCe's unknown volume.
         volume = Expr::int(0);
         dynamic = true;
@@ -415,9 +421,64 @@ fn summary(inner: &[Memlet], space: &Space, outer: Val<'_>) -> Option<Summary> {
     })
 }
 
+/// Whether `e` mentions one of `names`.
+fn mentions_any(e: &Expr, names: &[String]) -> bool {
+    names.iter().any(|n| e.mentions(n))
+}
+
+/// The image of `joined` over `params`, cut to a container of `shape`: a
+/// dimension whose bounds still mention one of `inner_names` (a name
+/// defined inside the scope), or that cannot be bounded, becomes the
+/// container's whole extent.
+fn image_in(
+    joined: &Subset,
+    params: &[(String, Range)],
+    inner_names: &[String],
+    shape: &[Expr],
+    asm: &Assumptions,
+) -> Subset {
+    let image = joined.image(params, asm).ok();
+    let mut ranges = Vec::with_capacity(joined.dims());
+    for (d, size) in shape.iter().enumerate() {
+        let range = image.as_ref().map(|i| i.ranges()[d].clone());
+        let bounded = range.filter(|r| {
+            [&r.start, &r.end, &r.step, &r.tile]
+                .iter()
+                .all(|e| !mentions_any(e, inner_names))
+        });
+        // The container's extent bounds every access of a valid program.
+        ranges.push(match bounded {
+            Some(r) => clamp(r, size, asm),
+            None => Range::full(size.clone()),
+        });
+    }
+    Subset::new(ranges)
+}
+
+/// The largest value of a volume over `params`, and whether it changes
+/// with them (then it is only a bound, and the memlet dynamic).
+fn volume_bound(
+    volume: &Expr,
+    params: &[(String, Range)],
+    inner_names: &[String],
+    asm: &Assumptions,
+) -> (Expr, bool) {
+    if !mentions_any(volume, inner_names) {
+        return (volume.clone(), false);
+    }
+    let bound = Subset::indices(vec![volume.clone()])
+        .image(params, asm)
+        .ok()
+        .map(|r| r.ranges()[0].max_element())
+        .unwrap_or_else(|| volume.clone());
+    (bound, true)
+}
+
 /// `range` cut to the indices `0:size` of a container dimension, where
 /// the symbolic engine can tell which bound is smaller (a tiled map's
-/// `0:32*ceiling(N/32)` over an array of `N` is `0:N`).
+/// `0:32*ceiling(N/32)` over an array of `N` is `0:N`), and a constant
+/// end otherwise cut by the size (`0:20` over an array of `N` is
+/// `0:Min(20, N)`: a valid program stays inside its containers).
 fn clamp(range: Range, size: &Expr, asm: &Assumptions) -> Range {
     if range.tile.as_int() != Some(1) {
         return range;
@@ -429,7 +490,8 @@ fn clamp(range: Range, size: &Expr, asm: &Assumptions) -> Range {
         _ => range.start.clone(),
     };
     let end = match asm.min(size, &range.end) {
-        m if m == *size => m,
+        // (An end of 1 is within every dimension.)
+        m if m == *size || range.end.as_int().is_some_and(|e| e > 1) => m,
         _ => range.end.clone(),
     };
     Range::new(start, end, range.step)
