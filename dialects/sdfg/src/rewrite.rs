@@ -149,14 +149,52 @@ fn create(
 
 /// Creates an empty `sdfg.state @name` right before the block `before`.
 pub fn create_state_before<'a>(before: Op<'a>, name: &str) -> Option<Op<'a>> {
-    let attr = str_attr(before, name);
-    let state = create(before, "sdfg.state", &[], &[("sym_name", attr)], &[], 1);
+    create_block_before(before, "sdfg.state", name, &[])
+}
+
+/// Creates a control-flow block `op_name` (`sdfg.state`, `sdfg.loop`, ...)
+/// named `@name`, with an empty region and the string attributes
+/// `attributes`, right before the block `before`.
+pub fn create_block_before<'a>(
+    before: Op<'a>,
+    op_name: &str,
+    name: &str,
+    attributes: &[(&str, &str)],
+) -> Option<Op<'a>> {
+    let mut attrs = vec![("sym_name", str_attr(before, name))];
+    attrs.extend(attributes.iter().map(|(n, v)| (*n, str_attr(before, v))));
+    let block = create(before, op_name, &[], &attrs, &[], 1);
     // SAFETY: `before` is live and in a block; the new op is inserted once
     // and owned by that block from then on.
     unsafe {
-        let block = mlirOperationGetBlock(before.raw());
-        mlirBlockInsertOwnedOperationBefore(block, before.raw(), state);
-        Op::from_raw(state)
+        let parent = mlirOperationGetBlock(before.raw());
+        mlirBlockInsertOwnedOperationBefore(parent, before.raw(), block);
+        Op::from_raw(block)
+    }
+}
+
+/// Creates a control-flow block `op_name` named `@name`, with an empty
+/// region and the string attributes `attributes`, at the end of `owner`'s
+/// region 0.
+pub fn create_block_at_end<'a>(
+    owner: Op<'a>,
+    op_name: &str,
+    name: &str,
+    attributes: &[(&str, &str)],
+) -> Option<Op<'a>> {
+    let mut attrs = vec![("sym_name", str_attr(owner, name))];
+    attrs.extend(attributes.iter().map(|(n, v)| (*n, str_attr(owner, v))));
+    let raw = create(owner, op_name, &[], &attrs, &[], 1);
+    // SAFETY: the region has a block (checked); the block op is appended
+    // once and owned by it from then on.
+    unsafe {
+        let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(owner.raw(), 0));
+        if block.ptr.is_null() {
+            mlirOperationDestroy(raw);
+            return None;
+        }
+        mlirBlockAppendOwnedOperation(block, raw);
+        Op::from_raw(raw)
     }
 }
 

@@ -31,6 +31,23 @@ pub fn machine_owners(root: Op<'_>) -> Vec<Op<'_>> {
         .collect()
 }
 
+/// `base`, or `base` with a number, whichever no block of `owner`'s SDFG
+/// (`owner` itself, or the SDFG around it) is named.
+pub fn unique_block_name(owner: Op<'_>, base: &str) -> Option<String> {
+    let sdfg = crate::sdfg_of(owner)?;
+    let taken: HashSet<&str> = sdfg
+        .descendants()
+        .into_iter()
+        .filter_map(|o| o.symbol_name())
+        .collect();
+    (0..)
+        .map(|k| match k {
+            0 => base.to_string(),
+            k => format!("{base}_{k}"),
+        })
+        .find(|n| !taken.contains(n.as_str()))
+}
+
 /// Whether an inter-state condition is always true.
 pub fn always_true(condition: Option<&str>) -> bool {
     match condition.map(str::trim) {

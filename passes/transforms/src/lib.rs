@@ -8,12 +8,14 @@
 
 #![deny(missing_docs)]
 
+pub mod branch_raising;
 pub mod cfg;
 pub mod consolidate_edges;
 pub mod dead_dataflow_elimination;
 pub mod dead_state_elimination;
 pub mod expand_library;
 pub mod inline_sdfgs;
+pub mod loop_raising;
 pub mod memlet_paths;
 pub mod redundant_array;
 pub mod remove_unused_containers;
@@ -130,6 +132,15 @@ pub(crate) fn mention_counts(sdfg: Op<'_>) -> HashMap<String, usize> {
 /// The `sdfg.sdfg` that `op` is nested in (the nearest one).
 pub(crate) fn enclosing_sdfg(op: Op<'_>) -> Option<Op<'_>> {
     std::iter::successors(op.parent(), |p| p.parent()).find(|p| p.is("sdfg.sdfg"))
+}
+
+/// `op` if it is an `sdfg.sdfg`, else the one it is nested in.
+pub(crate) fn sdfg_of(op: Op<'_>) -> Option<Op<'_>> {
+    if op.is("sdfg.sdfg") {
+        Some(op)
+    } else {
+        enclosing_sdfg(op)
+    }
 }
 
 /// `expr` in parentheses, unless it is a name, a number or a subscript

@@ -186,8 +186,13 @@ pub(crate) fn compare_outputs(case: &Path, reference: &str, outputs: &str) -> Ou
     Outcome::Pass
 }
 
-/// The simplify pipeline every runnable program also runs through.
-pub(crate) const SIMPLIFY: &str = "builtin.module(sdfg-simplify)";
+/// The pipeline every runnable program also runs through: memlet
+/// propagation (whose results the lowering reads where nested SDFGs bind
+/// their arguments), the simplify pipeline as DaCe orders them, and then
+/// control-flow raising (loops, then branches), so that each is checked
+/// by execution on every program.
+pub(crate) const SIMPLIFY: &str =
+    "builtin.module(sdfg-propagate-memlets,sdfg-simplify,sdfg-raise-loops,sdfg-raise-branches)";
 
 /// Runs DaCe on `files` (in its own processes), then `sdfg-run` on the
 /// inputs DaCe used, as written and after `sdfg-simplify` (two runs at a
@@ -403,7 +408,7 @@ fn corpus_programs_compute_what_dace_computes() {
         reasons.entry(key).or_default().push(name);
     }
     println!(
-        "sdfg-run matches DaCe 1.0.2 on {passed} of {runnable} runs of runnable programs, as written and after sdfg-simplify ({} files tried, {} nondeterministic ones left out)",
+        "sdfg-run matches DaCe 1.0.2 on {passed} of {runnable} runs of runnable programs, as written and after propagation, sdfg-simplify and raising ({} files tried, {} nondeterministic ones left out)",
         files.len(),
         NONDETERMINISTIC.len()
     );

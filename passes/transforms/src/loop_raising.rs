@@ -1,0 +1,290 @@
+//! `sdfg-raise-loops`: turns the counted loops of state machines into
+//! `sdfg.loop` regions, as DaCe's `LoopLifting` (the loop half of its
+//! `ControlFlowRaising`) does.
+//!
+//! A frontend that writes flat state machines spells `for i in range(N)`
+//! as a guard state, an edge that initialises `i` into it, a conditional
+//! edge into the body, the negated one out of the loop, and an edge from
+//! the end of the body back to the guard that updates `i`. Structured
+//! loops are what the transformations that work on loops (loop-to-map,
+//! the FPGA and GPU transforms) and the lowering to `scf` want, and what
+//! the executions analysis reads without guessing.
+//!
+//! ```mlir
+//! // before
+//! sdfg.state @init { }
+//! sdfg.state @guard { }
+//! sdfg.state @body { ... }
+//! sdfg.state @done { }
+//! sdfg.edge @init -> @guard assign("i" = "0")
+//! sdfg.edge @guard -> @body if "i < N"
+//! sdfg.edge @guard -> @done if "not (i < N)"
+//! sdfg.edge @body -> @guard assign("i" = "i + 1", "s" = "s * 2")
+//! // after
+//! sdfg.state @init { }
+//! sdfg.loop @guard var "i" init "0" cond "i < N" update "i + 1" {
+//!   sdfg.state @body { ... }
+//!   sdfg.state @guard_tail { }
+//!   sdfg.edge @body -> @guard_tail assign("s" = "s * 2")
+//! }
+//! sdfg.state @done { }
+//! sdfg.edge @init -> @guard
+//! sdfg.edge @guard -> @done
+//! ```
+//!
+//! The loops are the ones the executions analysis counts
+//! ([`state_machine_loops`]): a guard, one variable initialised the same
+//! way on every edge in and updated the same way on every edge back, and
+//! a condition that bounds it. Other assignments on the back edges move
+//! to an edge into a tail state at the end of the body, as DaCe does,
+//! those on the edge from the guard into the body to an edge from a head
+//! state at its start, and those on the edges in and out stay on them. A loop is left alone when
+//! its guard holds dataflow (it would run once more than the body), when
+//! the body can be entered or left other than through the guard (a jump
+//! into the middle, a `break` edge), when the machine may stop in the
+//! body (conditions that do not cover every case: raised, that would end
+//! only the iteration), or when the initial value reads a
+//! symbol its own edge assigns (the loop would initialise after the
+//! edge's assignments, not with them). The variable keeps its last value
+//! after the loop, as in the state machine. Nested loops are raised from
+//! the inside out: the frontend's inner loop often exits straight into
+//! the outer loop's back edge (`inner_guard -> outer_guard` assigning
+//! `i = i + 1`), which is the outer loop's latch only once the inner loop
+//! is one block. A back edge with a condition keeps it: taking it ends
+//! the iteration, as reaching the end of the body does.
+
+use crate::cfg::unique_block_name;
+use sdfg_analysis::executions::{
+    conditions_cover, innermost_state_machine_loops, size_assumptions, StateMachineLoop,
+};
+use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
+use sdfg_dialect::ir::Op;
+use sdfg_dialect::rewrite;
+use sdfg_symbolic::Assumptions;
+use std::collections::HashSet;
+
+/// The pass's registration.
+pub static REGISTRATION: PassRegistration = PassRegistration {
+    argument: "sdfg-raise-loops",
+    summary: "Turn the counted loops of state machines (guard, init, condition and update edges) into sdfg.loop regions (DaCe's LoopLifting)",
+    op_name: "builtin.module",
+    create: || Box::new(RaiseLoops),
+};
+
+/// The pass (no options).
+#[derive(Clone, Copy)]
+pub struct RaiseLoops;
+
+impl RustPass for RaiseLoops {
+    fn set_options(&mut self, options: &str) -> Result<(), String> {
+        crate::no_options("sdfg-raise-loops", options)
+    }
+
+    fn run(&mut self, module: Op<'_>) -> Result<(), Diagnosed> {
+        raise_loops(module);
+        Ok(())
+    }
+
+    fn clone_pass(&self) -> Box<dyn RustPass> {
+        Box::new(*self)
+    }
+}
+
+/// Raises every counted loop of every state machine under `root`; returns
+/// how many it raised.
+pub fn raise_loops(root: Op<'_>) -> usize {
+    let mut raised = 0;
+    let mut work = crate::cfg::machine_owners(root);
+    while let Some(owner) = work.pop() {
+        let Some(sdfg) = crate::sdfg_of(owner) else {
+            continue;
+        };
+        let asm = size_assumptions(sdfg);
+        // Innermost first, one at a time: each raise changes the region,
+        // and an inner loop's exit edge becomes an edge of its outer
+        // loop's body only once the inner loop is a block.
+        let mut refused: HashSet<String> = HashSet::new();
+        loop {
+            let next = innermost_state_machine_loops(owner, &asm)
+                .into_iter()
+                .find(|lp| lp.guard.symbol_name().is_some_and(|n| !refused.contains(n)));
+            let Some(lp) = next else {
+                break;
+            };
+            match raise(owner, &lp, &asm) {
+                Some(_) => raised += 1,
+                None => {
+                    refused.extend(lp.guard.symbol_name().map(str::to_string));
+                }
+            }
+        }
+    }
+    raised
+}
+
+/// The inter-state edges of a region, with their endpoints' names.
+struct Edges<'a> {
+    all: Vec<(Op<'a>, &'a str, &'a str)>,
+}
+
+impl<'a> Edges<'a> {
+    fn of(owner: Op<'a>) -> Self {
+        let all = owner
+            .region_ops(0)
+            .into_iter()
+            .filter(|o| o.is("sdfg.edge"))
+            .filter_map(|e| Some((e, e.symbol_ref_attr("src")?, e.symbol_ref_attr("dst")?)))
+            .collect();
+        Edges { all }
+    }
+}
+
+fn assignments(edge: Op<'_>) -> Vec<(String, String)> {
+    edge.str_array_attr("assign_names")
+        .into_iter()
+        .zip(edge.str_array_attr("assign_values"))
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect()
+}
+
+fn assigned<'e>(list: &'e [(String, String)], var: &str) -> Option<&'e str> {
+    list.iter().find(|(n, _)| n == var).map(|(_, v)| v.as_str())
+}
+
+/// Raises one loop of `owner`'s region into an `sdfg.loop`; returns the
+/// new loop, or `None` (nothing changed) where the loop is left alone.
+fn raise<'a>(owner: Op<'a>, lp: &StateMachineLoop<'a>, asm: &Assumptions) -> Option<Op<'a>> {
+    let guard = lp.guard.symbol_name()?;
+    if !lp.guard.is("sdfg.state") || !lp.guard.region_ops(0).is_empty() {
+        return None;
+    }
+    let body: HashSet<&str> = lp.body.iter().filter_map(|b| b.symbol_name()).collect();
+    let begin = lp.begin.symbol_name()?;
+    let edges = Edges::of(owner);
+    let (mut entries, mut back, mut internal) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut enter, mut leave) = (None, None);
+    for &(e, src, dst) in &edges.all {
+        match (
+            src == guard,
+            dst == guard,
+            body.contains(src),
+            body.contains(dst),
+        ) {
+            (true, _, _, true) if dst == begin && enter.is_none() => enter = Some(e),
+            (true, _, _, false) if dst != guard && leave.is_none() => leave = Some(e),
+            (false, true, true, _) => back.push(e),
+            (false, true, false, _) => entries.push(e),
+            (false, false, true, true) => internal.push(e),
+            // An edge into the body or out of it that bypasses the guard.
+            (false, false, true, false) | (false, false, false, true) => return None,
+            (false, false, false, false) => {}
+            _ => return None,
+        }
+    }
+    let (enter, leave) = (enter?, leave?);
+    // A body block where the machine may stop would end only the
+    // iteration once raised.
+    for b in &body {
+        let conditions: Vec<Option<&str>> = edges
+            .all
+            .iter()
+            .filter(|(_, src, _)| src == b)
+            .map(|(e, _, _)| e.str_attr("condition"))
+            .collect();
+        if !conditions_cover(&conditions, asm) {
+            return None;
+        }
+    }
+    let cond = enter.str_attr("condition")?.to_string();
+    let first_entry = assignments(*entries.first()?);
+    let init = assigned(&first_entry, &lp.var)?.to_string();
+    let update = assigned(&assignments(*back.first()?), &lp.var)?.to_string();
+    let init_expr = sdfg_symbolic::parse(&init).ok()?;
+    for e in &entries {
+        let list = assignments(*e);
+        if list
+            .iter()
+            .any(|(n, _)| *n != lp.var && init_expr.mentions(n))
+        {
+            return None;
+        }
+    }
+    // The loop takes the guard's name once the guard is gone.
+    let name = guard.to_string();
+    let region = rewrite::create_block_before(
+        lp.guard,
+        "sdfg.loop",
+        &unique_block_name(owner, &format!("{name}_loop"))?,
+        &[
+            ("var", &lp.var),
+            ("init", &init),
+            ("cond", &cond),
+            ("update", &update),
+        ],
+    )?;
+    // The body, its first block first (a region starts at its first
+    // block), after a head state where the edge into the body assigns.
+    let enter_assignments = assignments(enter);
+    let head = if enter_assignments.is_empty() {
+        None
+    } else {
+        let head = unique_block_name(owner, &format!("{name}_head"))?;
+        rewrite::create_block_at_end(region, "sdfg.state", &head, &[])?;
+        Some(head)
+    };
+    rewrite::move_to_end(lp.begin, region);
+    for block in owner.region_ops(0) {
+        if block != lp.begin && block.symbol_name().is_some_and(|n| body.contains(n)) {
+            rewrite::move_to_end(block, region);
+        }
+    }
+    for e in internal {
+        rewrite::move_to_end(e, region);
+    }
+    if let Some(head) = head {
+        rewrite::create_edge(region, &head, begin, &enter_assignments)?;
+    }
+    // Back edges: their other assignments go into a tail state.
+    let leftovers: Vec<(Op, Vec<(String, String)>)> = back
+        .iter()
+        .map(|e| {
+            let rest = assignments(*e)
+                .into_iter()
+                .filter(|(n, _)| *n != lp.var)
+                .collect();
+            (*e, rest)
+        })
+        .collect();
+    if leftovers.iter().any(|(_, rest)| !rest.is_empty()) {
+        let tail_name = unique_block_name(owner, &format!("{name}_tail"))?;
+        rewrite::create_block_at_end(region, "sdfg.state", &tail_name, &[])?;
+        for (e, rest) in &leftovers {
+            let src = e.symbol_ref_attr("src")?.to_string();
+            let tail_edge = rewrite::create_edge(region, &src, &tail_name, rest)?;
+            if let Some(condition) = e.str_attr("condition") {
+                tail_edge.set_attr("condition", rewrite::str_attr(tail_edge, condition));
+            }
+        }
+    }
+    // SAFETY: edges have no results; none of these handles is used again.
+    unsafe {
+        for e in back {
+            rewrite::erase(e);
+        }
+        rewrite::erase(enter);
+    }
+    for e in entries {
+        rewrite::set_symbol_ref(e, "dst", &name);
+        let rest: Vec<(String, String)> = assignments(e)
+            .into_iter()
+            .filter(|(n, _)| *n != lp.var)
+            .collect();
+        rewrite::set_assignments(e, &rest);
+    }
+    rewrite::set_symbol_ref(leave, "src", &name);
+    rewrite::remove_attr(leave, "condition");
+    // SAFETY: the guard is empty and no edge names it any more.
+    unsafe { rewrite::erase(lp.guard) };
+    region.set_attr("sym_name", rewrite::str_attr(region, &name));
+    Some(region)
+}
