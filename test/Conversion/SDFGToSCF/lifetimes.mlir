@@ -1,4 +1,6 @@
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(convert-sdfg-to-scf)' | FileCheck %s
+// RUN: sdfg-run %s --function around_a_conditional --seed 1 --set x=1 | FileCheck %s --check-prefix=POS
+// RUN: sdfg-run %s --function around_a_conditional --seed 1 --set x=0 | FileCheck %s --check-prefix=NEG
 
 // A transient sized by a symbol assigned between states and used by several
 // states lives from the nearest state dominating its uses to the nearest
@@ -37,4 +39,52 @@ sdfg.sdfg @per_iteration(%out: !sdfg.array<i64 ["5"]> as "out") symbols {i = i64
   sdfg.edge @guard -> @done if "not (i < 5)"
   sdfg.edge @body -> @latch
   sdfg.edge @latch -> @guard assign("i" = "i + 1")
+}
+
+// -----
+
+// Uses in two branches of a conditional are uses of the conditional: the
+// transient lives from the state that dominates it (@split, after n is
+// assigned) to the one that post-dominates it (@merge). Each branch writes
+// its element of out (the other keeps its random input).
+// POS: out: <f8[2] checksum 1.6990740190e0
+// NEG: out: <f8[2] checksum 2.1197146868e0
+// CHECK-LABEL: func.func @around_a_conditional
+// CHECK: memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: cf.cond_br
+// CHECK: memref.dealloc %{{.*}} : memref<?xf64>
+// CHECK: return
+sdfg.sdfg @around_a_conditional(%out: !sdfg.array<f64 ["2"]> as "out") symbols {n = i64, x = i64} {
+  %tmp = sdfg.alloc "tmp" : !sdfg.array<f64 ["n"]>
+  sdfg.state @init {
+  }
+  sdfg.state @split {
+  }
+  sdfg.conditional @c {
+    sdfg.branch @pos if "x > 0" {
+      sdfg.state @a {
+        %v = sdfg.tasklet "one" outs("o" : f64) {
+          %s = sdfg.sym "1" : f64
+          sdfg.yield %s : f64
+        }
+        %t = sdfg.access %tmp writes(%v["0"] : f64) : !sdfg.array<f64 ["n"]>
+        %o = sdfg.access %out writes(%t["0" -> "0"] : !sdfg.array<f64 ["n"]>) : !sdfg.array<f64 ["2"]>
+      }
+    }
+    sdfg.branch @neg {
+      sdfg.state @b {
+        %v = sdfg.tasklet "two" outs("o" : f64) {
+          %s = sdfg.sym "2" : f64
+          sdfg.yield %s : f64
+        }
+        %t = sdfg.access %tmp writes(%v["1"] : f64) : !sdfg.array<f64 ["n"]>
+        %o = sdfg.access %out writes(%t["1" -> "1"] : !sdfg.array<f64 ["n"]>) : !sdfg.array<f64 ["2"]>
+      }
+    }
+  }
+  sdfg.state @merge {
+  }
+  sdfg.edge @init -> @split assign("n" = "2")
+  sdfg.edge @split -> @c
+  sdfg.edge @c -> @merge
 }

@@ -15,7 +15,10 @@
 //! For example, a loop written as states and edges (`guard -> body ->
 //! latch -> guard`, `i` assigned on the back edge) whose body and latch use
 //! `tmp[0:i+1]` allocates `tmp` at the start of `body` and frees it at the
-//! end of `latch`, once per iteration.
+//! end of `latch`, once per iteration. Uses in structured regions count as
+//! uses of the block around them: `tmp[0:N]` used in both branches of an
+//! `sdfg.conditional`, with `N` assigned before it, lives from the state
+//! that dominates the conditional to the one that post-dominates it.
 
 use std::collections::BTreeSet;
 
@@ -188,10 +191,53 @@ pub(super) fn blocks_and_edges(owner: Op<'_>) -> (Vec<Op<'_>>, Vec<Op<'_>>) {
     (blocks, edges)
 }
 
+/// The control-flow blocks around `block`, itself included, outermost
+/// first (a state in a branch: the conditional, then the state).
+fn blocks_around(block: Op<'_>) -> Vec<Op<'_>> {
+    let mut chain: Vec<Op> = std::iter::successors(Some(block), |b| b.parent())
+        .take_while(|b| !b.is("sdfg.sdfg"))
+        .filter(|b| CONTROL_FLOW_BLOCKS.contains(&b.name()))
+        .collect();
+    chain.reverse();
+    chain
+}
+
+/// `uses` lifted to the blocks of the innermost region that holds them
+/// all: states in different branches of a conditional are used by the
+/// conditional, a state in a loop body and one after the loop by the loop
+/// and the later state.
+fn lifted<'a>(uses: &[Op<'a>]) -> Option<Vec<Op<'a>>> {
+    let chains: Vec<Vec<Op>> = uses.iter().map(|u| blocks_around(*u)).collect();
+    let mut depth = 0;
+    loop {
+        let next = depth + 1;
+        let parent = chains.first()?.get(next).and_then(|b| b.parent());
+        let same = parent.is_some()
+            && chains
+                .iter()
+                .all(|c| c.get(next).and_then(|b| b.parent()) == parent);
+        if !same {
+            break;
+        }
+        depth = next;
+    }
+    let mut blocks: Vec<Op> = Vec::new();
+    for chain in &chains {
+        let block = *chain.get(depth)?;
+        if !blocks.contains(&block) {
+            blocks.push(block);
+        }
+    }
+    Some(blocks)
+}
+
 /// The first and last state of the lifetime of a transient that states
-/// `uses` (direct blocks of one region) use and whose size reads `size`
-/// symbols, if it has a well-formed one (see the module documentation).
+/// `uses` use and whose size reads `size` symbols, if it has a well-formed
+/// one (see the module documentation). Uses in nested regions count as
+/// uses of the block around them in the innermost region that holds all
+/// of them.
 pub(super) fn span<'a>(uses: &[Op<'a>], size: &BTreeSet<String>) -> Option<(Op<'a>, Op<'a>)> {
+    let uses = lifted(uses)?;
     let owner = uses.first()?.parent()?;
     if uses.iter().any(|u| u.parent() != Some(owner)) {
         return None;
@@ -205,9 +251,12 @@ pub(super) fn span<'a>(uses: &[Op<'a>], size: &BTreeSet<String>) -> Option<(Op<'
     let preds = cfg.preds();
     let dom = cfg.dominators(0, &cfg.succ, &preds);
     let pdom = cfg.dominators(exit, &preds, &cfg.succ);
-    // The deepest common (post-)dominator has the most (post-)dominators.
+    // The deepest common (post-)dominator has the most (post-)dominators;
+    // it must be a state (a use lifted to a conditional is allocated in
+    // the state before it).
     let nearest = |sets: &Vec<Vec<bool>>| {
         (0..exit)
+            .filter(|&c| cfg.blocks[c].is("sdfg.state"))
             .filter(|&c| nodes.iter().all(|&u| sets[u][c]))
             .max_by_key(|&c| sets[c].iter().filter(|d| **d).count())
     };
