@@ -22,6 +22,7 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_transforms::inline_sdfgs::REGISTRATION,
     &sdfg_transforms::dead_state_elimination::REGISTRATION,
     &sdfg_transforms::state_fusion::REGISTRATION,
+    &sdfg_transforms::constant_propagation::REGISTRATION,
     &sdfg_transforms::loop_raising::REGISTRATION,
     &sdfg_transforms::branch_raising::REGISTRATION,
     &sdfg_transforms::trivial_tasklet::REGISTRATION,

@@ -11,6 +11,7 @@
 pub mod branch_raising;
 pub mod cfg;
 pub mod consolidate_edges;
+pub mod constant_propagation;
 pub mod dead_dataflow_elimination;
 pub mod dead_state_elimination;
 pub mod expand_library;

@@ -26,21 +26,25 @@
 //!    one state, and fusion brings a write and the copy or view that reads
 //!    it into the same state. It also joins the empty states promotion
 //!    leaves between assignments.
-//! 5. `sdfg-trivial-tasklet-elimination` before the array eliminations:
+//! 5. `sdfg-constant-propagation` after fusion, as DaCe orders it: the
+//!    constants promotion made symbols reach their uses (a condition that
+//!    becomes `True` or `False` is then dead-state elimination's in the
+//!    next round).
+//! 6. `sdfg-trivial-tasklet-elimination` before the array eliminations:
 //!    it turns the frontend's assignment tasklets into the copies they
 //!    remove.
-//! 6. `sdfg-view-elimination`, then `sdfg-redundant-array-elimination`:
+//! 7. `sdfg-view-elimination`, then `sdfg-redundant-array-elimination`:
 //!    readers of a view read its data, writers of a copied transient
 //!    write the copy's destination.
-//! 7. `sdfg-consolidate-edges` after them: a map that read two views of
+//! 8. `sdfg-consolidate-edges` after them: a map that read two views of
 //!    the same data now reads it twice.
-//! 8. `sdfg-dead-dataflow-elimination` after them: bypassing a transient
+//! 9. `sdfg-dead-dataflow-elimination` after them: bypassing a transient
 //!    can leave computations that fed only it.
-//! 9. `sdfg-scalar-to-symbol` again: a scalar the frontend computes
-//!    through a chain of transients and assignment tasklets
-//!    (`s = __tmp2` after `__tmp2 = s + __tmp1`) is one tasklet writing it
-//!    once they are gone.
-//! 10. `sdfg-remove-unused-containers` and `sdfg-remove-unused-symbols`
+//! 10. `sdfg-scalar-to-symbol` again: a scalar the frontend computes
+//!     through a chain of transients and assignment tasklets
+//!     (`s = __tmp2` after `__tmp2 = s + __tmp1`) is one tasklet writing
+//!     it once they are gone.
+//! 11. `sdfg-remove-unused-containers` and `sdfg-remove-unused-symbols`
 //!     last: every step above can leave a transient without access
 //!     nodes, or a symbol nothing reads (a promoted scalar whose copy was
 //!     forwarded).
@@ -50,7 +54,8 @@
 //! by a limit no real program reaches.
 
 use crate::{
-    consolidate_edges::consolidate_edges, dead_dataflow_elimination::eliminate_dead_dataflow,
+    consolidate_edges::consolidate_edges, constant_propagation::propagate_constants,
+    dead_dataflow_elimination::eliminate_dead_dataflow,
     dead_state_elimination::eliminate_dead_states, inline_sdfgs::inline_sdfgs,
     redundant_array::eliminate_redundant_arrays,
     remove_unused_containers::remove_unused_containers,
@@ -64,7 +69,7 @@ use sdfg_dialect::ir::Op;
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-simplify",
-    summary: "Repeat dead-state elimination, nested-SDFG inlining, scalar-to-symbol promotion, state fusion, trivial-tasklet, view, redundant-array and dead-dataflow elimination, edge consolidation and unused-container and symbol removal until nothing changes (DaCe's simplify)",
+    summary: "Repeat dead-state elimination, nested-SDFG inlining, scalar-to-symbol promotion, state fusion, constant propagation, trivial-tasklet, view, redundant-array and dead-dataflow elimination, edge consolidation and unused-container and symbol removal until nothing changes (DaCe's simplify)",
     op_name: "builtin.module",
     create: || Box::new(Simplify),
 };
@@ -98,6 +103,7 @@ pub const STEPS: &[(&str, Step)] = &[
     ("sdfg-inline-sdfgs", inline_sdfgs),
     ("sdfg-scalar-to-symbol", promote_scalars),
     ("sdfg-state-fusion", fuse_all),
+    ("sdfg-constant-propagation", propagate_constants),
     (
         "sdfg-trivial-tasklet-elimination",
         eliminate_trivial_tasklets,
