@@ -147,6 +147,20 @@ fn create(
     }
 }
 
+/// Creates (not inserted anywhere) a control-flow block `op_name` named
+/// `@name` with string attributes and one empty region, at `at`'s
+/// location.
+fn create_block(
+    at: Op<'_>,
+    op_name: &str,
+    name: &str,
+    attributes: &[(&str, &str)],
+) -> MlirOperation {
+    let mut attrs = vec![("sym_name", str_attr(at, name))];
+    attrs.extend(attributes.iter().map(|(n, v)| (*n, str_attr(at, v))));
+    create(at, op_name, &[], &attrs, &[], 1)
+}
+
 /// Creates an empty `sdfg.state @name` right before the block `before`.
 pub fn create_state_before<'a>(before: Op<'a>, name: &str) -> Option<Op<'a>> {
     create_block_before(before, "sdfg.state", name, &[])
@@ -161,9 +175,7 @@ pub fn create_block_before<'a>(
     name: &str,
     attributes: &[(&str, &str)],
 ) -> Option<Op<'a>> {
-    let mut attrs = vec![("sym_name", str_attr(before, name))];
-    attrs.extend(attributes.iter().map(|(n, v)| (*n, str_attr(before, v))));
-    let block = create(before, op_name, &[], &attrs, &[], 1);
+    let block = create_block(before, op_name, name, attributes);
     // SAFETY: `before` is live and in a block; the new op is inserted once
     // and owned by that block from then on.
     unsafe {
@@ -182,9 +194,7 @@ pub fn create_block_at_end<'a>(
     name: &str,
     attributes: &[(&str, &str)],
 ) -> Option<Op<'a>> {
-    let mut attrs = vec![("sym_name", str_attr(owner, name))];
-    attrs.extend(attributes.iter().map(|(n, v)| (*n, str_attr(owner, v))));
-    let raw = create(owner, op_name, &[], &attrs, &[], 1);
+    let raw = create_block(owner, op_name, name, attributes);
     // SAFETY: the region has a block (checked); the block op is appended
     // once and owned by it from then on.
     unsafe {

@@ -118,6 +118,41 @@ struct Counts {
     unsound: Vec<String>,
 }
 
+impl Counts {
+    /// Counts one enumerated boundary memlet: where DaCe's misses an
+    /// element, or how ours compares with it (`verdict`: ours within
+    /// DaCe's, DaCe's within ours; `None` where it could not be
+    /// enumerated).
+    fn tally(
+        &mut self,
+        verdict: Option<(bool, bool)>,
+        dace_miss: Option<String>,
+        looser_case: impl FnOnce() -> String,
+    ) {
+        if let Some(miss) = dace_miss {
+            self.enumerated += 1;
+            self.dace_misses.push(miss);
+            return;
+        }
+        match verdict {
+            None => {}
+            Some((true, true)) => {
+                self.enumerated += 1;
+                self.equal += 1;
+            }
+            Some((true, false)) => {
+                self.enumerated += 1;
+                self.tighter += 1;
+            }
+            Some(_) => {
+                self.enumerated += 1;
+                self.looser += 1;
+                self.looser_cases.push(looser_case());
+            }
+        }
+    }
+}
+
 /// The enclosing scopes of `scope` (outermost first) and their spaces.
 fn enclosing(scope: Op<'_>) -> Option<Vec<Space>> {
     let mut out = Vec::new();
@@ -150,7 +185,7 @@ fn boundaries(root: Op<'_>) -> Vec<Vec<Option<Memlet>>> {
         .collect()
 }
 
-fn check_file(name: &str, root: Op<'_>, counts: &mut Counts, nested: &mut NestedCounts) {
+fn check_file(name: &str, root: Op<'_>, counts: &mut Counts, nested: &mut Counts) {
     let before = boundaries(root);
     let nested_before = nested_boundaries(root);
     let stats = propagate_all(root);
@@ -285,33 +320,15 @@ fn check_file(name: &str, root: Op<'_>, counts: &mut Counts, nested: &mut Nested
                         *b &= d.is_subset(&p);
                     }
                 }
-                if let Some(miss) = dace_miss {
-                    counts.enumerated += 1;
-                    counts.dace_misses.push(miss);
-                    continue;
-                }
-                match verdict {
-                    None => {}
-                    Some((true, true)) => {
-                        counts.enumerated += 1;
-                        counts.equal += 1;
-                    }
-                    Some((true, false)) => {
-                        counts.enumerated += 1;
-                        counts.tighter += 1;
-                    }
-                    Some(_) => {
-                        counts.enumerated += 1;
-                        counts.looser += 1;
-                        counts.looser_cases.push(format!(
-                            "{name}: `{}` `{}`: ours `{}`, DaCe's `{}`",
-                            scope.str_attr("label").unwrap_or_default(),
-                            connector.name,
-                            ours.subset,
-                            dace.subset
-                        ));
-                    }
-                }
+                counts.tally(verdict, dace_miss, || {
+                    format!(
+                        "{name}: `{}` `{}`: ours `{}`, DaCe's `{}`",
+                        scope.str_attr("label").unwrap_or_default(),
+                        connector.name,
+                        ours.subset,
+                        dace.subset
+                    )
+                });
             }
         }
     }
@@ -323,7 +340,7 @@ fn propagated_memlets_contain_every_accessed_element() {
     sdfg_registry::register_all();
     let context = sdfg_dialect::create_context();
     let mut counts = Counts::default();
-    let mut nested = NestedCounts::default();
+    let mut nested = Counts::default();
     for (file, verdict) in dace_index() {
         if verdict.starts_with("noload") {
             continue;
@@ -401,18 +418,6 @@ fn propagated_memlets_contain_every_accessed_element() {
         "propagated memlets that miss accessed elements: {:#?}",
         &counts.unsound[..counts.unsound.len().min(20)]
     );
-}
-
-#[derive(Default)]
-struct NestedCounts {
-    memlets: usize,
-    enumerated: usize,
-    tighter: usize,
-    equal: usize,
-    looser: usize,
-    looser_cases: Vec<String>,
-    dace_misses: Vec<String>,
-    unsound: Vec<String>,
 }
 
 /// One connector of a nested SDFG: the argument inside, whether it is an
@@ -500,12 +505,7 @@ fn argument_accesses<'a>(arg: Val<'a>, writes: bool) -> Option<Vec<(Op<'a>, Subs
 /// [`SYMBOL_VALUE`], the maps around the nested SDFG and the counted loops
 /// around each state over their ranges, the mapped symbols evaluated, and
 /// each element placed at the outer memlet's first element.
-fn check_nested(
-    name: &str,
-    root: Op<'_>,
-    before: &[Vec<Option<Memlet>>],
-    counts: &mut NestedCounts,
-) {
+fn check_nested(name: &str, root: Op<'_>, before: &[Vec<Option<Memlet>>], counts: &mut Counts) {
     let mut index = 0;
     for nested in root
         .descendants()
@@ -649,32 +649,14 @@ fn check_nested(
                         *b &= d.is_subset(&p);
                     }
                 }
-                if let Some(miss) = dace_miss {
-                    counts.enumerated += 1;
-                    counts.dace_misses.push(miss);
-                    continue;
-                }
-                match verdict {
-                    None => {}
-                    Some((true, true)) => {
-                        counts.enumerated += 1;
-                        counts.equal += 1;
-                    }
-                    Some((true, false)) => {
-                        counts.enumerated += 1;
-                        counts.tighter += 1;
-                    }
-                    Some(_) => {
-                        counts.enumerated += 1;
-                        counts.looser += 1;
-                        counts.looser_cases.push(format!(
-                            "{name}: nested `{}` `{conn}`: ours `{}`, DaCe's `{}`",
-                            nested.str_attr("label").unwrap_or_default(),
-                            ours.subset,
-                            dace.subset
-                        ));
-                    }
-                }
+                counts.tally(verdict, dace_miss, || {
+                    format!(
+                        "{name}: nested `{}` `{conn}`: ours `{}`, DaCe's `{}`",
+                        nested.str_attr("label").unwrap_or_default(),
+                        ours.subset,
+                        dace.subset
+                    )
+                });
             }
         }
     }

@@ -142,6 +142,17 @@ pub struct Stats {
     pub kept: usize,
 }
 
+impl Stats {
+    /// Counts one boundary memlet, recomputed or kept.
+    fn count(&mut self, updated: bool) {
+        if updated {
+            self.propagated += 1;
+        } else {
+            self.kept += 1;
+        }
+    }
+}
+
 impl std::ops::AddAssign for Stats {
     fn add_assign(&mut self, other: Stats) {
         self.propagated += other.propagated;
@@ -350,11 +361,7 @@ pub fn propagate_scope(scope: Op<'_>) -> Stats {
                 (Some(new), Some(old)) => set_memlet_at(user, operand, &merge(&old, new)),
                 _ => false,
             };
-            if updated {
-                stats.propagated += 1;
-            } else {
-                stats.kept += 1;
-            }
+            stats.count(updated);
         }
     }
     stats

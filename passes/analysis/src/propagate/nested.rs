@@ -96,11 +96,7 @@ pub fn propagate_nested(nested: Op<'_>) -> Stats {
                     .is_some_and(|new| set_memlet_at(user, operand, &merge(&old, &new))),
                 _ => false,
             };
-            if updated {
-                stats.propagated += 1;
-            } else {
-                stats.kept += 1;
-            }
+            stats.count(updated);
         }
     }
     stats
