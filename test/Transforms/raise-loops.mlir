@@ -2,6 +2,8 @@
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(sdfg-raise-loops,sdfg-validate)' -o /dev/null
 // RUN: sdfg-run %s --function raise_counted_loop --set N=7 --seed 5 | FileCheck %s --check-prefix=SAME
 // RUN: sdfg-run %s --function raise_counted_loop --set N=7 --seed 5 --pass-pipeline='builtin.module(sdfg-raise-loops)' | FileCheck %s --check-prefix=SAME
+// RUN: sdfg-run %s --function raise_while_loop --seed 5 | FileCheck %s --check-prefix=WHILE
+// RUN: sdfg-run %s --function raise_while_loop --seed 5 --pass-pipeline='builtin.module(sdfg-raise-loops)' | FileCheck %s --check-prefix=WHILE
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(sdfg-raise-loops,sdfg-print-executions)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=RUNS
 
 // The frontend's loop form (guard, init, condition and latch edges) becomes
@@ -78,6 +80,42 @@ sdfg.sdfg @raise_nested_loops() symbols {N = i64, i = i64, j = i64} {
   sdfg.edge @inner -> @work if "j < N"
   sdfg.edge @inner -> @outer if "not (j < N)" assign("i" = "i + 1")
   sdfg.edge @work -> @inner assign("j" = "j + 1")
+}
+
+// -----
+
+// A loop without a counted variable (the body halves n) is a while loop:
+// raised with its condition only, its back edge's assignment in the tail
+// state, n's last value (1) read after it; it runs an unknown number of
+// times.
+// WHILE: B: <f8[1] checksum 1.0000000000e0
+// CHECK-LABEL: sdfg.sdfg @raise_while_loop
+// CHECK: sdfg.loop @w cond "n > 1" {
+// CHECK-NEXT: sdfg.state @b {
+// CHECK: sdfg.state @w_tail {
+// CHECK: sdfg.edge @b -> @w_tail assign("n" = "n // 2")
+// CHECK: sdfg.edge @s -> @w assign("n" = "100")
+// CHECK: sdfg.edge @w -> @d{{$}}
+// RUNS-LABEL: executions in @raise_while_loop:
+// RUNS: @b: unknown
+sdfg.sdfg @raise_while_loop(%B: !sdfg.array<f64 ["1"]> as "B") symbols {n = i64} {
+  sdfg.state @s {
+  }
+  sdfg.state @w {
+  }
+  sdfg.state @b {
+  }
+  sdfg.state @d {
+    %t = sdfg.tasklet "last" outs("o" : f64) {
+      %v = sdfg.sym "n" : f64
+      sdfg.yield %v : f64
+    }
+    %b = sdfg.access %B writes(%t["0"] : f64) : !sdfg.array<f64 ["1"]>
+  }
+  sdfg.edge @s -> @w assign("n" = "100")
+  sdfg.edge @w -> @b if "n > 1"
+  sdfg.edge @w -> @d if "not (n > 1)"
+  sdfg.edge @b -> @w assign("n" = "n // 2")
 }
 
 // -----

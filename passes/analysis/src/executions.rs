@@ -327,13 +327,15 @@ fn machine<'a>(
         let blocks = members;
         if !is_cycle(g, blocks) {
             block(g[blocks[0]], e, asm, out);
-        } else if let Some(lp) = guarded_loop(g, blocks, asm) {
+        } else if let Some((lp, (var, range))) =
+            guarded_loop(g, blocks, asm).and_then(|lp| lp.counted.clone().map(|c| (lp, c)))
+        {
             let body: Vec<NodeIndex> = blocks.iter().copied().filter(|b| *b != lp.guard).collect();
             let members: HashSet<NodeIndex> = blocks.iter().copied().collect();
             let breaks = body
                 .iter()
                 .any(|b| g.edges(*b).any(|e| !members.contains(&e.target())));
-            let mut body_entry = e.inside_loop(&lp.var, &lp.range, asm);
+            let mut body_entry = e.inside_loop(&var, &range, asm);
             body_entry.dynamic |= breaks;
             // The guard checks once more than the body runs.
             let guard = if body_entry.is_unknown() || e.is_unknown() {
@@ -416,7 +418,7 @@ pub fn conditions_cover(conditions: &[Option<&str>], asm: &Assumptions) -> bool 
     !parsed.is_empty() && asm.decide(&Expr::or(parsed)).is_true()
 }
 
-/// A counted loop of a region's state machine (DaCe's guard form), as the
+/// A loop of a region's state machine (DaCe's guard form), as the
 /// analysis recognises it: what raising it to an `sdfg.loop` needs.
 #[derive(Clone, Debug)]
 pub struct StateMachineLoop<'a> {
@@ -426,14 +428,13 @@ pub struct StateMachineLoop<'a> {
     pub begin: Op<'a>,
     /// Every block of the loop but the guard.
     pub body: Vec<Op<'a>>,
-    /// The loop variable.
-    pub var: String,
-    /// Its range and the trip count.
-    pub range: LoopRange,
+    /// For a counted loop, its variable, and its range and trip count;
+    /// `None` for a while loop.
+    pub counted: Option<(String, LoopRange)>,
 }
 
-/// The innermost counted loops of `owner`'s state machine: those whose
-/// bodies hold no counted loop. Raising them first makes each loop's exit
+/// The innermost loops of `owner`'s state machine, counted or not: those
+/// whose bodies hold no loop. Raising them first makes each loop's exit
 /// an edge of the loop around it.
 pub fn innermost_state_machine_loops<'a>(
     owner: Op<'a>,
@@ -467,33 +468,39 @@ fn innermost<'a>(
                 guard: g[lp.guard],
                 begin: g[lp.begin],
                 body: body.iter().map(|m| g[*m]).collect(),
-                var: lp.var,
-                range: lp.range,
+                counted: lp.counted,
             });
         }
     }
 }
 
-/// A counted loop of a state machine: its guard, the first block of its
-/// body, its variable and range.
+/// A loop of a state machine: its guard, the first block of its body and,
+/// where it is counted, its variable and range.
 struct GuardedLoop {
     guard: NodeIndex,
     begin: NodeIndex,
-    var: String,
-    range: LoopRange,
+    counted: Option<(String, LoopRange)>,
 }
 
-/// The counted loop the cycle `members` forms, if one of its blocks is a
-/// loop guard (see the module documentation).
+/// The loop the cycle `members` forms, if one of its blocks is a loop
+/// guard (see the module documentation): a counted one where a guard
+/// counts it, else a while loop.
 fn guarded_loop(
     g: &ControlFlowGraph<'_>,
     members: &[NodeIndex],
     asm: &Assumptions,
 ) -> Option<GuardedLoop> {
     let set: HashSet<NodeIndex> = members.iter().copied().collect();
-    members
+    let guards: Vec<GuardedLoop> = members
         .iter()
-        .find_map(|&guard| guard_of(g, &set, guard, asm))
+        .filter_map(|&guard| guard_of(g, &set, guard, asm))
+        .collect();
+    let mut guards = guards.into_iter();
+    let first = guards.next()?;
+    if first.counted.is_some() {
+        return Some(first);
+    }
+    Some(guards.find(|l| l.counted.is_some()).unwrap_or(first))
 }
 
 fn guard_of(
@@ -524,6 +531,29 @@ fn guard_of(
             entries.push(e.weight());
         }
     }
+    if back.is_empty() || entries.is_empty() {
+        return None;
+    }
+    Some(GuardedLoop {
+        guard,
+        begin: body.target(),
+        counted: counted(g, members, guard, &cond, &back, &entries, asm),
+    })
+}
+
+/// The variable and range of the loop guarded by `guard` under `cond`,
+/// if one variable is initialised the same way on every edge in, updated
+/// the same way on every edge back, and changed nowhere else, and
+/// [`loop_range`] reads a range from them.
+fn counted(
+    g: &ControlFlowGraph<'_>,
+    members: &HashSet<NodeIndex>,
+    guard: NodeIndex,
+    cond: &Expr,
+    back: &[&InterstateEdge],
+    entries: &[&InterstateEdge],
+    asm: &Assumptions,
+) -> Option<(String, LoopRange)> {
     let (first_back, first_entry) = (back.first()?, entries.first()?);
     let assigned = |e: &InterstateEdge, var: &str| -> Option<Expr> {
         let (_, value) = e.assignments.iter().find(|(n, _)| *n == var)?;
@@ -569,13 +599,8 @@ fn guard_of(
         if inner_change || back_change {
             continue;
         }
-        if let Some(range) = loop_range(var, &init, &cond, &update, asm) {
-            return Some(GuardedLoop {
-                guard,
-                begin: body.target(),
-                var: var.to_string(),
-                range,
-            });
+        if let Some(range) = loop_range(var, &init, cond, &update, asm) {
+            return Some((var.to_string(), range));
         }
     }
     None

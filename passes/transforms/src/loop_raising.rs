@@ -1,5 +1,6 @@
-//! `sdfg-raise-loops`: turns the counted loops of state machines into
-//! `sdfg.loop` regions, as DaCe's `LoopLifting` (the loop half of its
+//! `sdfg-raise-loops`: turns the loops of state machines into `sdfg.loop`
+//! regions, counted loops with their variable and while loops with their
+//! condition, as DaCe's `LoopLifting` (the loop half of its
 //! `ControlFlowRaising`) does.
 //!
 //! A frontend that writes flat state machines spells `for i in range(N)`
@@ -32,10 +33,12 @@
 //! sdfg.edge @guard -> @done
 //! ```
 //!
-//! The loops are the ones the executions analysis counts
-//! ([`state_machine_loops`]): a guard, one variable initialised the same
-//! way on every edge in and updated the same way on every edge back, and
-//! a condition that bounds it. Other assignments on the back edges move
+//! The loops are the ones the executions analysis finds
+//! ([`innermost_state_machine_loops`]): a guard with a condition into the
+//! body and its negation out of the loop, entered from outside and
+//! reached again from the body; counted where one variable is initialised
+//! the same way on every edge in and updated the same way on every edge
+//! back and the condition bounds it, else a while loop. Other assignments on the back edges move
 //! to an edge into a tail state at the end of the body, as DaCe does,
 //! those on the edge from the guard into the body to an edge from a head
 //! state at its start, and those on the edges in and out stay on them. A loop is left alone when
@@ -66,7 +69,7 @@ use std::collections::HashSet;
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-raise-loops",
-    summary: "Turn the counted loops of state machines (guard, init, condition and update edges) into sdfg.loop regions (DaCe's LoopLifting)",
+    summary: "Turn the loops of state machines (guard, init, condition and update edges) into sdfg.loop regions, counted or while loops (DaCe's LoopLifting)",
     op_name: "builtin.module",
     create: || Box::new(RaiseLoops),
 };
@@ -90,8 +93,8 @@ impl RustPass for RaiseLoops {
     }
 }
 
-/// Raises every counted loop of every state machine under `root`; returns
-/// how many it raised.
+/// Raises every loop of every state machine under `root` that the module
+/// documentation allows; returns how many it raised.
 pub fn raise_loops(root: Op<'_>) -> usize {
     let mut raised = 0;
     let mut work = crate::cfg::machine_owners(root);
@@ -196,31 +199,38 @@ fn raise<'a>(owner: Op<'a>, lp: &StateMachineLoop<'a>, asm: &Assumptions) -> Opt
         }
     }
     let cond = enter.str_attr("condition")?.to_string();
-    let first_entry = assignments(*entries.first()?);
-    let init = assigned(&first_entry, &lp.var)?.to_string();
-    let update = assigned(&assignments(*back.first()?), &lp.var)?.to_string();
-    let init_expr = sdfg_symbolic::parse(&init).ok()?;
-    for e in &entries {
-        let list = assignments(*e);
-        if list
-            .iter()
-            .any(|(n, _)| *n != lp.var && init_expr.mentions(n))
-        {
-            return None;
+    // A counted loop's variable, initial value and update; a while loop
+    // has none, and its edges keep all their assignments.
+    let var = lp.counted.as_ref().map(|(v, _)| v.as_str()).unwrap_or("");
+    let mut attributes = vec![("cond", cond)];
+    if !var.is_empty() {
+        let first_entry = assignments(*entries.first()?);
+        let init = assigned(&first_entry, var)?.to_string();
+        let update = assigned(&assignments(*back.first()?), var)?.to_string();
+        let init_expr = sdfg_symbolic::parse(&init).ok()?;
+        for e in &entries {
+            if assignments(*e)
+                .iter()
+                .any(|(n, _)| n != var && init_expr.mentions(n))
+            {
+                return None;
+            }
         }
+        attributes = vec![
+            ("var", var.to_string()),
+            ("init", init),
+            ("cond", attributes.remove(0).1),
+            ("update", update),
+        ];
     }
+    let attributes: Vec<(&str, &str)> = attributes.iter().map(|(n, v)| (*n, v.as_str())).collect();
     // The loop takes the guard's name once the guard is gone.
     let name = guard.to_string();
     let region = rewrite::create_block_before(
         lp.guard,
         "sdfg.loop",
         &unique_block_name(owner, &format!("{name}_loop"))?,
-        &[
-            ("var", &lp.var),
-            ("init", &init),
-            ("cond", &cond),
-            ("update", &update),
-        ],
+        &attributes,
     )?;
     // The body, its first block first (a region starts at its first
     // block), after a head state where the edge into the body assigns.
@@ -250,7 +260,7 @@ fn raise<'a>(owner: Op<'a>, lp: &StateMachineLoop<'a>, asm: &Assumptions) -> Opt
         .map(|e| {
             let rest = assignments(*e)
                 .into_iter()
-                .filter(|(n, _)| *n != lp.var)
+                .filter(|(n, _)| n != var)
                 .collect();
             (*e, rest)
         })
@@ -277,7 +287,7 @@ fn raise<'a>(owner: Op<'a>, lp: &StateMachineLoop<'a>, asm: &Assumptions) -> Opt
         rewrite::set_symbol_ref(e, "dst", &name);
         let rest: Vec<(String, String)> = assignments(e)
             .into_iter()
-            .filter(|(n, _)| *n != lp.var)
+            .filter(|(n, _)| n != var)
             .collect();
         rewrite::set_assignments(e, &rest);
     }
