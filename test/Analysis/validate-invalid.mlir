@@ -143,7 +143,8 @@ sdfg.sdfg @scope_output_type(%B: !sdfg.array<f32 ["4"]> as "B") {
 sdfg.sdfg @library_output_type(%C: !sdfg.array<f64 ["4", "4"]> as "C") {
   sdfg.state @s {
     %l = sdfg.library "l" "a.B" outs("_c" : !sdfg.array<f64 ["16"]>) properties {}
-    // expected-error @+1 {{'sdfg.access' op writes an output of type !sdfg.array<f64 ["16"]> into "C" of type !sdfg.array<f64 ["4", "4"]>}}
+    // expected-error @+2 {{'sdfg.access' op writes an output of type !sdfg.array<f64 ["16"]> into "C" of type !sdfg.array<f64 ["4", "4"]>}}
+    // expected-error @+1 {{'sdfg.access' op the written subset `0:16` has 1 dimensions, but its container has 2}}
     %c = sdfg.access %C writes(%l["0:16"] : !sdfg.array<f64 ["16"]>) : !sdfg.array<f64 ["4", "4"]>
   }
 }
@@ -260,5 +261,92 @@ sdfg.sdfg @dynamic_input_out_of_scope(%P: !sdfg.array<i32 ["2"]> as "P", %A: !sd
     }
     // expected-error @+1 {{'sdfg.access' op memlet subset "b:e" uses undefined symbol "b"}}
     %w = sdfg.access %A writes(%r["b:e"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// A tasklet's output connector has at most one outgoing edge.
+sdfg.sdfg @two_edges_from_one_connector(%A: !sdfg.array<f64 ["2"]> as "A") {
+  sdfg.state @s {
+    // expected-error @+1 {{'sdfg.tasklet' op output connector "o" has 2 outgoing edges; a connector has at most one}}
+    %o = sdfg.tasklet "t" outs("o" : f64) code python "o = 1.0"
+    %a = sdfg.access %A writes(%o["0"] : f64) : !sdfg.array<f64 ["2"]>
+    %b = sdfg.access %A writes(%o["1"] : f64) : !sdfg.array<f64 ["2"]>
+  }
+}
+
+// -----
+
+// A map's output leads to an access node.
+sdfg.sdfg @scope_output_into_a_tasklet(%B: !sdfg.array<f64 ["4"]> as "B", %C: !sdfg.scalar<f64> as "C") {
+  sdfg.state @s {
+    // expected-error @+1 {{'sdfg.map' op output connector "B" leads to a 'sdfg.tasklet', not to an access node}}
+    %r = sdfg.map "m" ["i" = "0:4"] outs("B" : !sdfg.array<f64 ["4"]>) {
+      %t = sdfg.tasklet "t" outs("y" : f64) code python "y = 1"
+      sdfg.exit ("B" = %t["i"] : f64)
+    }
+    %u = sdfg.tasklet "u" ins("x" = %r["0"] : !sdfg.array<f64 ["4"]>) outs("y" : f64) code python "y = x"
+    %c = sdfg.access %C writes(%u["0"] : f64) : !sdfg.scalar<f64>
+  }
+}
+
+// -----
+
+// What a tasklet writes is a subset of the container's rank.
+sdfg.sdfg @written_subset_rank(%A: !sdfg.array<f64 ["4", "4"]> as "A") {
+  sdfg.state @s {
+    %o = sdfg.tasklet "t" outs("o" : f64) code python "o = 1.0"
+    // expected-error @+1 {{'sdfg.access' op the written subset `1` has 1 dimensions, but its container has 2}}
+    %a = sdfg.access %A writes(%o["1"] : f64) : !sdfg.array<f64 ["4", "4"]>
+  }
+}
+
+// -----
+
+// A scope's exit memlets are over the scope output's container.
+sdfg.sdfg @exit_subset_rank(%B: !sdfg.array<f64 ["4"]> as "B") {
+  sdfg.state @s {
+    %r = sdfg.map "m" ["i" = "0:4"] outs("B" : !sdfg.array<f64 ["4"]>) {
+      %t = sdfg.tasklet "t" outs("y" : f64) code python "y = 1"
+      // expected-error @+1 {{'sdfg.exit' op output "B"'s subset `i, 0` has 2 dimensions, but its container has 1}}
+      sdfg.exit ("B" = %t["i, 0"] : f64)
+    }
+    %b = sdfg.access %B writes(%r["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"]>
+  }
+}
+
+// -----
+
+// A nested SDFG writes only the arguments its caller connects as outputs.
+sdfg.sdfg @write_to_input_only_argument(%A: !sdfg.array<f64 ["4"]> as "A", %B: !sdfg.array<f64 ["4"]> as "B") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4"]>
+    %n = sdfg.nested "inner" ins("x" = %a["0:4"] : !sdfg.array<f64 ["4"]>) outs("y" : !sdfg.array<f64 ["4"]>) {
+      sdfg.sdfg @inner(%x: !sdfg.array<f64 ["4"]> as "x", %y: !sdfg.array<f64 ["4"]> as "y") {
+        sdfg.state @t {
+          %o = sdfg.tasklet "t" outs("o" : f64) code python "o = 1.0"
+          // expected-error @+1 {{'sdfg.access' op writes argument "x", which the caller connects only as an input of nested SDFG "inner"}}
+          %w = sdfg.access %x writes(%o["0"] : f64) : !sdfg.array<f64 ["4"]>
+          %o2 = sdfg.tasklet "t2" outs("o" : f64) code python "o = 2.0"
+          %v = sdfg.access %y writes(%o2["0"] : f64) : !sdfg.array<f64 ["4"]>
+        }
+      }
+    }
+    %b = sdfg.access %B writes(%n["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"]>
+  }
+}
+
+// -----
+
+// A transient read but written nowhere is reported as a warning (DaCe's
+// "use of uninitialized transient"); the SDFG stays valid.
+sdfg.sdfg @uninitialized_transient(%B: !sdfg.scalar<f64> as "B") {
+  %t = sdfg.alloc "t" : !sdfg.scalar<f64>
+  sdfg.state @s {
+    // expected-warning @+1 {{'sdfg.access' op reads transient "t", which nothing writes: its values are undefined}}
+    %r = sdfg.access %t : !sdfg.scalar<f64>
+    %u = sdfg.tasklet "u" ins("x" = %r["0"] : !sdfg.scalar<f64>) outs("y" : f64) code python "y = x"
+    %b = sdfg.access %B writes(%u["0"] : f64) : !sdfg.scalar<f64>
   }
 }

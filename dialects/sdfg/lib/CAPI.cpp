@@ -269,6 +269,10 @@ void sdfgEmitError(MlirLocation location, MlirStringRef message) {
   mlir::emitError(unwrap(location)) << std::string(message.data, message.length);
 }
 
+void sdfgEmitWarning(MlirLocation location, MlirStringRef message) {
+  mlir::emitWarning(unwrap(location)) << std::string(message.data, message.length);
+}
+
 void sdfgSetValidator(SdfgValidator validator) {
   cValidator.store(validator);
   setSDFGValidator(validator ? +[](SDFGOp sdfg) -> LogicalResult {

@@ -111,6 +111,7 @@ extern "C" {
         callbacks: PassCallbacks,
     );
     pub fn sdfgEmitError(location: mlir_sys::MlirLocation, message: MlirStringRef);
+    pub fn sdfgEmitWarning(location: mlir_sys::MlirLocation, message: MlirStringRef);
     pub fn sdfgRegisterPassPipeline(
         argument: MlirStringRef,
         description: MlirStringRef,

@@ -298,6 +298,15 @@ impl<'a> Op<'a> {
         unsafe { crate::ffi::sdfgEmitError(mlirOperationGetLocation(self.raw), string_ref(&text)) }
     }
 
+    /// Emits a warning diagnostic at the op, prefixed with the op's name.
+    pub fn emit_warning(&self, message: impl fmt::Display) {
+        let text = format!("'{}' op {}", self.name(), message);
+        // SAFETY: the callee copies the message into the diagnostic.
+        unsafe {
+            crate::ffi::sdfgEmitWarning(mlirOperationGetLocation(self.raw), string_ref(&text))
+        }
+    }
+
     /// The op printed in MLIR's generic-free custom form.
     pub fn print(&self) -> String {
         print_with(|cb, data| unsafe { mlirOperationPrint(self.raw, cb, data) })

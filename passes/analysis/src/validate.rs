@@ -7,7 +7,15 @@
 //!
 //! - no dangling connectors: every output connector of a tasklet, scope,
 //!   nested SDFG or library node has an outgoing edge, and every input
-//!   connector of a scope is used inside it;
+//!   connector of a scope is used inside it; no output connector has more
+//!   than one, and a scope's outputs lead to access nodes (or to the exit
+//!   of the scope around it);
+//! - memlet subsets have their container's rank where the IR says which
+//!   container they are over: what a tasklet, scope, nested SDFG or library
+//!   node writes into an access node, a scope exit's memlets, and both
+//!   ends of a copy written with `->`;
+//! - a nested SDFG writes only the arguments its caller connects as
+//!   outputs;
 //! - memlets make sense for their edge: write-conflict resolution only on
 //!   writes, an `other` subset only on copies between access nodes, scope
 //!   outputs written into access nodes of the same container type;
@@ -21,6 +29,10 @@
 //!   subsets that the symbolic engine can prove to lie outside their
 //!   container are reported (DaCe's "out of bounds" check, sound: only
 //!   definite violations are errors).
+//!
+//! The pass also warns about transients that are read but written nowhere
+//! (DaCe's "use of uninitialized transient"); the verifiers do not, so
+//! that parsing stays quiet.
 //!
 //! `sdfg-opt` and `sdfg-translate` also run these checks as the last step
 //! of every `sdfg.sdfg`'s verifier ([`validate_one`] is installed as the
@@ -38,9 +50,11 @@ use sdfg_dialect::{
     container_name,
     driver::{Diagnosed, PassRegistration, RustPass},
     incoming_edges,
-    ir::Op,
-    Container, ContainerKind, EdgeRole, Wcr,
+    ir::{Op, Val},
+    layout::layout,
+    memlet_at, memlet_slot, Container, ContainerKind, EdgeRole, Wcr,
 };
+use sdfg_symbolic::parse_subset;
 use std::collections::HashSet;
 
 /// Collects validation errors as diagnostics on the offending ops.
@@ -149,14 +163,21 @@ fn validate_sdfg(sdfg: Op<'_>, reporter: &mut Reporter) {
             }
             "sdfg.tasklet" | "sdfg.nested" | "sdfg.library" => {
                 check_outputs_used(op, reporter);
+                check_output_edges(op, reporter);
                 check_input_memlets(op, reporter);
             }
             "sdfg.map" | "sdfg.consume" => {
                 check_outputs_used(op, reporter);
+                check_output_edges(op, reporter);
                 check_input_memlets(op, reporter);
                 check_scope_inputs_used(op, reporter);
             }
-            "sdfg.access" => check_access(op, reporter),
+            "sdfg.exit" => check_exit_ranks(op, reporter),
+            "sdfg.access" => {
+                check_access(op, reporter);
+                check_write_ranks(op, reporter);
+                check_input_only_writes(op, sdfg, reporter);
+            }
             _ => {}
         }
     }
@@ -214,6 +235,245 @@ fn check_outputs_used(op: Op<'_>, reporter: &mut Reporter) {
             );
         }
     }
+}
+
+/// Every output connector has at most one outgoing edge (an ordering
+/// edge aside), and a scope's outputs lead to access nodes or to the exit
+/// of the scope around it, as DaCe's `validate_state` requires.
+fn check_output_edges(op: Op<'_>, reporter: &mut Reporter) {
+    let names = op.str_array_attr("out_names");
+    let scope = op.is("sdfg.map") || op.is("sdfg.consume");
+    for (i, result) in op.results().into_iter().enumerate() {
+        let name = names.get(i).copied().unwrap_or("?");
+        let edges: Vec<Op> = result
+            .uses()
+            .into_iter()
+            .filter(|(user, operand)| memlet_slot(*user, *operand).is_some())
+            .map(|(user, _)| user)
+            .collect();
+        if edges.len() > 1 {
+            reporter.error(
+                op,
+                format!(
+                    "output connector \"{name}\" has {} outgoing edges; a connector has at most one",
+                    edges.len()
+                ),
+            );
+        }
+        if scope {
+            if let Some(user) = edges
+                .iter()
+                .find(|u| !u.is("sdfg.access") && !u.is("sdfg.exit"))
+            {
+                reporter.error(
+                    op,
+                    format!(
+                        "output connector \"{name}\" leads to a '{}', not to an access node",
+                        user.name()
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The rank a subset over a container of type `ty` must have: the
+/// container's, where it has a plain shape (scalars take one index, or
+/// none); `None` for streams and types without a layout.
+fn subset_ranks(ty: mlir_sys::MlirType) -> Option<Vec<usize>> {
+    let l = layout(ty).ok()?;
+    if l.stream {
+        return None;
+    }
+    Some(if l.shape.is_empty() {
+        vec![0, 1]
+    } else {
+        vec![l.shape.len()]
+    })
+}
+
+/// Reports a subset whose number of dimensions is not the container's.
+fn check_rank(
+    op: Op<'_>,
+    what: &str,
+    subset: &str,
+    container: mlir_sys::MlirType,
+    reporter: &mut Reporter,
+) {
+    let (Some(ranks), Ok(parsed)) = (subset_ranks(container), parse_subset(subset)) else {
+        return;
+    };
+    if subset.trim().is_empty() || ranks.contains(&parsed.dims()) {
+        return;
+    }
+    reporter.error(
+        op,
+        format!(
+            "{what} subset `{subset}` has {} dimensions, but its container has {}",
+            parsed.dims(),
+            ranks.iter().max().copied().unwrap_or(0)
+        ),
+    );
+}
+
+/// Whether an edge from `value` is a copy: its source is an access node
+/// or a scope's connector (data passed through the scope), so the
+/// memlet's subset is over the source's container and `->` names the
+/// destination's.
+fn is_copy_source(value: Val<'_>) -> bool {
+    value.block_arg().is_some() || value.defining_op().is_some_and(|d| d.is("sdfg.access"))
+}
+
+/// Checks the ranks of a memlet from `source` into a container of type
+/// `destination`: a copy's subset against its source and its `->` subset
+/// against the destination (one subset for both ends is not checked: it
+/// may describe either), any other memlet against the destination. A
+/// memlet that names its data explicitly is over that container.
+fn check_edge_ranks(
+    op: Op<'_>,
+    what: &str,
+    memlet: &sdfg_dialect::Memlet,
+    source: Val<'_>,
+    destination: mlir_sys::MlirType,
+    reporter: &mut Reporter,
+) {
+    if memlet.data.is_some() {
+        return;
+    }
+    if !is_copy_source(source) {
+        check_rank(op, what, &memlet.subset, destination, reporter);
+    } else if let Some(other) = &memlet.other {
+        check_rank(
+            op,
+            &format!("{what} copy's source"),
+            &memlet.subset,
+            source.ty(),
+            reporter,
+        );
+        check_rank(
+            op,
+            &format!("{what} copy's destination"),
+            other,
+            destination,
+            reporter,
+        );
+    }
+}
+
+/// The memlets written into an access node end at its container.
+fn check_write_ranks(access: Op<'_>, reporter: &mut Reporter) {
+    let Some(data) = access.operands().first().copied() else {
+        return;
+    };
+    for (k, writer) in access.operand_segment(1).into_iter().enumerate() {
+        if let Some(memlet) = memlet_at(access, 1 + k) {
+            check_edge_ranks(access, "the written", &memlet, writer, data.ty(), reporter);
+        }
+    }
+}
+
+/// The memlets of a scope's exit end at the containers of the scope's
+/// outputs.
+fn check_exit_ranks(exit: Op<'_>, reporter: &mut Reporter) {
+    let Some(scope) = exit.parent() else {
+        return;
+    };
+    let outputs: Vec<(&str, mlir_sys::MlirType)> = scope
+        .str_array_attr("out_names")
+        .into_iter()
+        .zip(scope.results().into_iter().map(|r| r.ty()))
+        .collect();
+    let values = exit.operands();
+    for (k, name) in exit.str_array_attr("names").into_iter().enumerate() {
+        let (Some(memlet), Some((_, ty)), Some(value)) = (
+            memlet_at(exit, k),
+            outputs.iter().find(|(n, _)| *n == name),
+            values.get(k),
+        ) else {
+            continue;
+        };
+        let what = format!("output \"{name}\"'s");
+        check_edge_ranks(exit, &what, &memlet, *value, *ty, reporter);
+    }
+}
+
+/// A nested SDFG writes only the arguments its caller connects as
+/// outputs: a write to an input-only argument would be lost (DaCe: "is
+/// written to, but only given to nested SDFG as an input connector").
+fn check_input_only_writes(access: Op<'_>, sdfg: Op<'_>, reporter: &mut Reporter) {
+    if access.operand_segment(1).is_empty() {
+        return;
+    }
+    let Some(nested) = sdfg.parent().filter(|p| p.is("sdfg.nested")) else {
+        return;
+    };
+    let Some((arg_owner, index)) = access.operands().first().and_then(|d| d.block_arg()) else {
+        return;
+    };
+    if arg_owner != sdfg {
+        return;
+    }
+    let Some(name) = sdfg.str_array_attr("arg_names").get(index).copied() else {
+        return;
+    };
+    let outputs = nested.str_array_attr("out_names");
+    if !outputs.contains(&name) {
+        reporter.error(
+            access,
+            format!(
+                "writes argument \"{name}\", which the caller connects only as an input of nested SDFG \"{}\"",
+                nested.str_attr("label").unwrap_or("?")
+            ),
+        );
+    }
+}
+
+/// Warns about transients that are read but written nowhere in their SDFG
+/// (DaCe's "use of uninitialized transient"): what they read is
+/// undefined. A transient written through a view bound to it, or living
+/// longer than one call (`Persistent`, `External`), is not reported.
+pub fn warn_uninitialized_transients(sdfg: Op<'_>) -> usize {
+    let mut warned = 0;
+    for alloc in sdfg
+        .region_ops(0)
+        .into_iter()
+        .filter(|o| o.is("sdfg.alloc"))
+    {
+        let lifetime = alloc.attr("lifetime").map(sdfg_dialect::ir::attr_to_string);
+        if lifetime.is_some_and(|l| l.contains("Persistent") || l.contains("External")) {
+            continue;
+        }
+        let value = alloc.results()[0];
+        if !matches!(
+            Container::from_type(value.ty()).map(|c| c.kind),
+            Some(ContainerKind::Array | ContainerKind::Scalar)
+        ) {
+            continue;
+        }
+        let (mut read, mut written) = (None, false);
+        for (access, _) in value.uses() {
+            if !access.is("sdfg.access") {
+                written = true;
+                break;
+            }
+            written |= !access.operand_segment(1).is_empty();
+            for (user, operand) in access.results()[0].uses() {
+                match memlet_slot(user, operand) {
+                    Some(slot) if slot.attr == "source_memlet" => written = true,
+                    Some(_) => read = read.or(Some(access)),
+                    None => {}
+                }
+            }
+        }
+        if let (Some(access), false) = (read, written) {
+            access.emit_warning(format!(
+                "reads transient \"{}\", which nothing writes: its values are undefined",
+                alloc.str_attr("name").unwrap_or("?")
+            ));
+            warned += 1;
+        }
+    }
+    warned
 }
 
 fn check_scope_inputs_used(op: Op<'_>, reporter: &mut Reporter) {
@@ -322,6 +582,13 @@ impl RustPass for Validate {
     }
 
     fn run(&mut self, op: Op<'_>) -> Result<(), Diagnosed> {
+        // Warnings only here, not in every verifier run.
+        for sdfg in std::iter::once(op)
+            .chain(op.descendants())
+            .filter(|o| o.is("sdfg.sdfg"))
+        {
+            warn_uninitialized_transients(sdfg);
+        }
         validate(op).map_err(|_| Diagnosed)
     }
 

@@ -48,17 +48,17 @@ sdfg.sdfg @squares(%B: !sdfg.array<complex<f64> ["4"]> as "B", %C: !sdfg.array<c
     %z = sdfg.access %Z : !sdfg.array<complex<f64> ["4"]>
     %m:3 = sdfg.map "sq" ["k" = "0:4"] schedule Sequential ins("Z" = %z["0:4"] : !sdfg.array<complex<f64> ["4"]>) outs("B" : !sdfg.array<complex<f64> ["4"]>, "S" : !sdfg.scalar<complex<f64>>, "C" : !sdfg.array<complex<f64> ["4"]>) {
     ^bb0(%zin: !sdfg.array<complex<f64> ["4"]>):
-      %v = sdfg.tasklet "sq" ins("z" = %zin["k"] : !sdfg.array<complex<f64> ["4"]>) outs("b" : complex<f64>) {
+      %v:2 = sdfg.tasklet "sq" ins("z" = %zin["k"] : !sdfg.array<complex<f64> ["4"]>) outs("b" : complex<f64>, "s" : complex<f64>) {
       ^bb0(%x: complex<f64>):
         %p = complex.mul %x, %x : complex<f64>
-        sdfg.yield %p : complex<f64>
+        sdfg.yield %p, %p : complex<f64>, complex<f64>
       }
       %k = sdfg.tasklet "k" outs("r" : f64) {
         %k = sdfg.sym "k" : i64
         %f = arith.sitofp %k : i64 to f64
         sdfg.yield %f : f64
       }
-      sdfg.exit ("B" = %v["k"] : complex<f64>, "S" = %v["0", wcr sum] : complex<f64>, "C" = %k["k"] : f64)
+      sdfg.exit ("B" = %v#0["k"] : complex<f64>, "S" = %v#1["0", wcr sum] : complex<f64>, "C" = %k["k"] : f64)
     }
     %b = sdfg.access %B writes(%m#0["0:4"] : !sdfg.array<complex<f64> ["4"]>) : !sdfg.array<complex<f64> ["4"]>
     %s = sdfg.access %S writes(%m#1["0", wcr sum] : !sdfg.scalar<complex<f64>>) : !sdfg.scalar<complex<f64>>

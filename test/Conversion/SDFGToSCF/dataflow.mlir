@@ -57,11 +57,11 @@ sdfg.sdfg @wcr(%x: !sdfg.array<f64 ["N"]> as "x", %s: !sdfg.array<f64 ["1"]> as 
     %r:2 = sdfg.map "sum" ["i" = "0:N"] ins("x" = %xa["0:N"] : !sdfg.array<f64 ["N"]>)
         outs("s" : !sdfg.array<f64 ["1"]>, "y" : !sdfg.array<f64 ["N"]>) {
     ^bb0(%xi: !sdfg.array<f64 ["N"]>):
-      %t = sdfg.tasklet "id" ins("a" = %xi["i"] : !sdfg.array<f64 ["N"]>) outs("b" : f64) {
+      %t:2 = sdfg.tasklet "id" ins("a" = %xi["i"] : !sdfg.array<f64 ["N"]>) outs("b" : f64, "c" : f64) {
       ^bb0(%a: f64):
-        sdfg.yield %a : f64
+        sdfg.yield %a, %a : f64, f64
       }
-      sdfg.exit ("s" = %t["0", wcr sum] : f64, "y" = %t["i", wcr "(lambda a, b: a + b)"] : f64)
+      sdfg.exit ("s" = %t#0["0", wcr sum] : f64, "y" = %t#1["i", wcr "(lambda a, b: a + b)"] : f64)
     }
     %sa = sdfg.access %s writes(%r#0["0", wcr sum] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>
     %ya = sdfg.access %y writes(%r#1["0:N", wcr sum] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>

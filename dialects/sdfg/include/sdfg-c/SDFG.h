@@ -142,6 +142,9 @@ void sdfgRegisterPass(MlirStringRef argument, MlirStringRef description,
 /* Emits an error diagnostic at `location`; the message is copied. */
 void sdfgEmitError(MlirLocation location, MlirStringRef message);
 
+/* Emits a warning diagnostic at `location`; the message is copied. */
+void sdfgEmitWarning(MlirLocation location, MlirStringRef message);
+
 /* Registers a named pass pipeline (`--pass-pipeline=builtin.module(name)`
  * and `--name`) that expands to the textual pipeline `pipeline`, which is
  * nested under `builtin.module`. */
