@@ -46,7 +46,7 @@
 //! assigns (then the split is left alone). Loops are raised first
 //! (`sdfg-raise-loops`), since a cycle through the split is no branch.
 
-use crate::cfg::unique_block_name;
+use crate::cfg::{assignments, unique_block_name};
 use petgraph::algo::dominators;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -104,14 +104,6 @@ pub fn raise_branches(root: Op<'_>) -> usize {
         }
     }
     raised
-}
-
-fn assignments(edge: Op<'_>) -> Vec<(String, String)> {
-    edge.str_array_attr("assign_names")
-        .into_iter()
-        .zip(edge.str_array_attr("assign_values"))
-        .map(|(n, v)| (n.to_string(), v.to_string()))
-        .collect()
 }
 
 /// One path out of a split: its edge, its blocks (none for a path

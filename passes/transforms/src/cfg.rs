@@ -48,6 +48,15 @@ pub fn unique_block_name(owner: Op<'_>, base: &str) -> Option<String> {
         .find(|n| !taken.contains(n.as_str()))
 }
 
+/// The assignments of an inter-state edge, in order.
+pub fn assignments(edge: Op<'_>) -> Vec<(String, String)> {
+    edge.str_array_attr("assign_names")
+        .into_iter()
+        .zip(edge.str_array_attr("assign_values"))
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect()
+}
+
 /// Whether an inter-state condition is always true.
 pub fn always_true(condition: Option<&str>) -> bool {
     match condition.map(str::trim) {

@@ -56,7 +56,7 @@
 //! is one block. A back edge with a condition keeps it: taking it ends
 //! the iteration, as reaching the end of the body does.
 
-use crate::cfg::unique_block_name;
+use crate::cfg::{assignments, unique_block_name};
 use sdfg_analysis::executions::{
     conditions_cover, innermost_state_machine_loops, size_assumptions, StateMachineLoop,
 };
@@ -125,28 +125,13 @@ pub fn raise_loops(root: Op<'_>) -> usize {
     raised
 }
 
-/// The inter-state edges of a region, with their endpoints' names.
-struct Edges<'a> {
-    all: Vec<(Op<'a>, &'a str, &'a str)>,
-}
-
-impl<'a> Edges<'a> {
-    fn of(owner: Op<'a>) -> Self {
-        let all = owner
-            .region_ops(0)
-            .into_iter()
-            .filter(|o| o.is("sdfg.edge"))
-            .filter_map(|e| Some((e, e.symbol_ref_attr("src")?, e.symbol_ref_attr("dst")?)))
-            .collect();
-        Edges { all }
-    }
-}
-
-fn assignments(edge: Op<'_>) -> Vec<(String, String)> {
-    edge.str_array_attr("assign_names")
+/// The inter-state edges of `owner`'s region, with their endpoints' names.
+fn edges_of(owner: Op<'_>) -> Vec<(Op<'_>, &str, &str)> {
+    owner
+        .region_ops(0)
         .into_iter()
-        .zip(edge.str_array_attr("assign_values"))
-        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .filter(|o| o.is("sdfg.edge"))
+        .filter_map(|e| Some((e, e.symbol_ref_attr("src")?, e.symbol_ref_attr("dst")?)))
         .collect()
 }
 
@@ -163,10 +148,10 @@ fn raise<'a>(owner: Op<'a>, lp: &StateMachineLoop<'a>, asm: &Assumptions) -> Opt
     }
     let body: HashSet<&str> = lp.body.iter().filter_map(|b| b.symbol_name()).collect();
     let begin = lp.begin.symbol_name()?;
-    let edges = Edges::of(owner);
+    let edges = edges_of(owner);
     let (mut entries, mut back, mut internal) = (Vec::new(), Vec::new(), Vec::new());
     let (mut enter, mut leave) = (None, None);
-    for &(e, src, dst) in &edges.all {
+    for &(e, src, dst) in &edges {
         match (
             src == guard,
             dst == guard,
@@ -189,7 +174,6 @@ fn raise<'a>(owner: Op<'a>, lp: &StateMachineLoop<'a>, asm: &Assumptions) -> Opt
     // iteration once raised.
     for b in &body {
         let conditions: Vec<Option<&str>> = edges
-            .all
             .iter()
             .filter(|(_, src, _)| src == b)
             .map(|(e, _, _)| e.str_attr("condition"))
@@ -204,8 +188,7 @@ fn raise<'a>(owner: Op<'a>, lp: &StateMachineLoop<'a>, asm: &Assumptions) -> Opt
     let var = lp.counted.as_ref().map(|(v, _)| v.as_str()).unwrap_or("");
     let mut attributes = vec![("cond", cond)];
     if !var.is_empty() {
-        let first_entry = assignments(*entries.first()?);
-        let init = assigned(&first_entry, var)?.to_string();
+        let init = assigned(&assignments(*entries.first()?), var)?.to_string();
         let update = assigned(&assignments(*back.first()?), var)?.to_string();
         let init_expr = sdfg_symbolic::parse(&init).ok()?;
         for e in &entries {
@@ -216,12 +199,7 @@ fn raise<'a>(owner: Op<'a>, lp: &StateMachineLoop<'a>, asm: &Assumptions) -> Opt
                 return None;
             }
         }
-        attributes = vec![
-            ("var", var.to_string()),
-            ("init", init),
-            ("cond", attributes.remove(0).1),
-            ("update", update),
-        ];
+        attributes.extend([("var", var.to_string()), ("init", init), ("update", update)]);
     }
     let attributes: Vec<(&str, &str)> = attributes.iter().map(|(n, v)| (*n, v.as_str())).collect();
     // The loop takes the guard's name once the guard is gone.

@@ -70,7 +70,7 @@
 //! edge out of a `t = v` on its edge in becomes `s = v` on the edge in
 //! ([`forward_copies`]), and `t` goes.
 
-use crate::cfg::{always_true, machine_owners, Machine};
+use crate::cfg::{always_true, assignments, machine_owners, Machine};
 use mlir_sys::MlirAttribute;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{dictionary_entries, Op, Val};
@@ -430,15 +430,6 @@ fn substitute(text: &str, values: &HashMap<&str, &str>) -> String {
     }
     flush(&mut word, &mut out, before_word);
     out
-}
-
-/// The assignments of an inter-state edge, in order.
-fn assignments(edge: Op<'_>) -> Vec<(String, String)> {
-    edge.str_array_attr("assign_names")
-        .into_iter()
-        .zip(edge.str_array_attr("assign_values"))
-        .map(|(n, v)| (n.to_string(), v.to_string()))
-        .collect()
 }
 
 /// What a node's effect is on: one container, or possibly any.
