@@ -19,6 +19,7 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/InitAllTranslations.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -77,6 +78,17 @@ public:
       signalPassFailure();
   }
 
+  /// The conversions parse the ops they build from text: their dialects
+  /// must be loaded before the pipeline runs, or pass managers nested on
+  /// their ops (`gpu.module(...)`) would not recognise ops loaded later.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, cf::ControlFlowDialect,
+                    complex::ComplexDialect, func::FuncDialect,
+                    gpu::GPUDialect, LLVM::LLVMDialect, math::MathDialect,
+                    memref::MemRefDialect, scf::SCFDialect,
+                    vector::VectorDialect>();
+  }
+
 protected:
   bool canScheduleOn(RegisteredOperationName) const override { return true; }
 
@@ -96,6 +108,8 @@ private:
 void registerEverything(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
+  // gpu-module-to-binary translates kernel modules to LLVM IR.
+  registerAllToLLVMIRTranslations(registry);
   registry.insert<sdfg::SDFGDialect>();
 }
 

@@ -176,6 +176,8 @@ pub struct Layout {
     pub stream: bool,
     /// Whether it is a reference.
     pub reference: bool,
+    /// Where it lives (`GPU_Global` memory is not addressable by the host).
+    pub storage: crate::Storage,
 }
 
 fn exprs(texts: &[String]) -> Result<Vec<Expr>, String> {
@@ -229,5 +231,6 @@ pub fn layout(ty: mlir_sys::MlirType) -> Result<Layout, String> {
         view: kind == ContainerKind::View,
         stream,
         reference: kind == ContainerKind::Reference,
+        storage: container.storage,
     })
 }

@@ -15,7 +15,7 @@ use std::fmt;
 macro_rules! dace_enum {
     ($(#[$doc:meta])* $name:ident, $names:path) => {
         $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name(pub i32);
 
         impl $name {

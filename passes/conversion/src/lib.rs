@@ -10,6 +10,7 @@
 
 #![deny(missing_docs)]
 
+pub mod sdfg_to_gpu;
 pub mod sdfg_to_scf;
 
 use sdfg_dialect::driver::PipelineRegistration;

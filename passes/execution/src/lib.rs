@@ -14,6 +14,7 @@
 
 #![deny(missing_docs)]
 
+pub mod cuda;
 pub mod npy;
 mod streams;
 
@@ -66,10 +67,15 @@ pub struct Program {
     _messages: Box<Messages>,
     /// The called function's interface.
     pub abi: Abi,
+    /// The GPU the program's kernels run on (`name (sm_XY)`), if any.
+    pub gpu: Option<String>,
 }
 
 impl Drop for Program {
     fn drop(&mut self) {
+        if self.gpu.is_some() {
+            cuda::forget_modules();
+        }
         // SAFETY: both were created by `compile` and are destroyed once.
         unsafe {
             mlirExecutionEngineDestroy(self.engine);
@@ -95,6 +101,81 @@ pub struct Options {
     /// `sdfg-opt --pass-pipeline` takes it) run on the program before it is
     /// lowered, so that a pass can be checked by executing its result.
     pub pass_pipeline: Option<String>,
+    /// Runs GPU-scheduled maps on the CPU (the `convert-sdfg-to-scf`
+    /// lowering) instead of on the GPU.
+    pub cpu_fallback: bool,
+    /// The `sm_XY` kernels are compiled for (default: the GPU's own, or
+    /// [`sdfg_conversion::sdfg_to_gpu::DEFAULT_CHIP`] for [`compile_ptx`]).
+    pub gpu_chip: Option<String>,
+}
+
+/// A CUDA toolkit whose libdevice the kernels link (math functions need
+/// it): `$SDFG_CUDA_TOOLKIT` (a toolkit, or the `nvidia/cuda_nvcc` folder of
+/// the `nvidia-cuda-nvcc-cu12` wheel), `$CUDA_HOME`, `$CUDA_PATH` or
+/// `/usr/local/cuda`, the first that has `nvvm/libdevice`.
+pub fn cuda_toolkit() -> Option<String> {
+    ["SDFG_CUDA_TOOLKIT", "CUDA_HOME", "CUDA_PATH"]
+        .iter()
+        .filter_map(|v| std::env::var(v).ok())
+        .chain(std::iter::once("/usr/local/cuda".to_string()))
+        .find(|p| Path::new(p).join("nvvm/libdevice").is_dir())
+}
+
+/// Loads `path` and lowers it with `sdfg-lower-to-nvvm` for `chip`, with
+/// no GPU needed: the PTX of each kernel module (`(name, PTX)`).
+pub fn compile_ptx(path: &Path, options: &Options) -> Result<Vec<(String, String)>, String> {
+    sdfg_registry::register_all();
+    let context = sdfg_dialect::create_context();
+    let messages: Box<Messages> = Box::default();
+    // SAFETY: the context outlives the module and the handler's data.
+    unsafe {
+        let ctx = context.to_raw();
+        mlirRegisterAllPasses();
+        mlirRegisterAllLLVMTranslations(ctx);
+        mlirContextAttachDiagnosticHandler(
+            ctx,
+            Some(collect),
+            &*messages as *const Messages as *mut c_void,
+            None,
+        );
+        let failure = |what: &str| {
+            let m = messages.lock().map(|m| m.join("\n")).unwrap_or_default();
+            if m.is_empty() {
+                what.to_string()
+            } else {
+                format!("{m}\n{what}")
+            }
+        };
+        let module = parse(ctx, path).map_err(|e| failure(&e))?;
+        if let Some(pipeline) = &options.pass_pipeline {
+            if let Err(e) = run_pipeline(ctx, module, pipeline) {
+                mlirModuleDestroy(module);
+                return Err(failure(&e));
+            }
+        }
+        let chip = options
+            .gpu_chip
+            .clone()
+            .unwrap_or_else(|| sdfg_conversion::sdfg_to_gpu::DEFAULT_CHIP.to_string());
+        let result = lower(ctx, module, options, Some(&chip)).map(|_| {
+            Op::from_raw(mlirModuleGetOperation(module))
+                .map(cuda::kernel_ptx)
+                .unwrap_or_default()
+        });
+        mlirModuleDestroy(module);
+        result.map_err(|e| failure(&e))
+    }
+}
+
+/// The libdevice functions (`__nv_sin`, ...) that a kernel's PTX calls
+/// without defining them: none once libdevice was linked.
+fn unresolved_libdevice(ptx: &str) -> Vec<String> {
+    ptx.lines()
+        .filter(|l| l.starts_with(".extern .func"))
+        .filter_map(|l| l.split_whitespace().last())
+        .filter(|n| n.starts_with("__nv_"))
+        .map(str::to_string)
+        .collect()
 }
 
 fn lib_dir() -> String {
@@ -131,12 +212,13 @@ pub fn compile(path: &Path, options: &Options) -> Result<Program, String> {
         let module = parse(ctx, path).map_err(|e| failure(&e))?;
         let result = lower_and_jit(ctx, module, options);
         match result {
-            Ok((engine, abi)) => Ok(Program {
+            Ok((engine, abi, gpu)) => Ok(Program {
                 engine,
                 module,
                 _context: context,
                 _messages: messages,
                 abi,
+                gpu,
             }),
             Err(e) => {
                 mlirModuleDestroy(module);
@@ -170,57 +252,26 @@ unsafe fn lower_and_jit(
     ctx: MlirContext,
     module: MlirModule,
     options: &Options,
-) -> Result<(MlirExecutionEngine, Abi), String> {
+) -> Result<(MlirExecutionEngine, Abi, Option<String>), String> {
     if let Some(pipeline) = &options.pass_pipeline {
         run_pipeline(ctx, module, pipeline)?;
     }
     let module_op = Op::from_raw(mlirModuleGetOperation(module)).ok_or("empty module")?;
-    let sdfgs: Vec<Op> = module_op
-        .region_ops(0)
-        .into_iter()
-        .filter(|o| o.is("sdfg.sdfg"))
-        .collect();
-    let entry = match &options.function {
-        Some(name) => sdfgs
-            .iter()
-            .find(|s| s.symbol_name() == Some(name.as_str())),
-        None => sdfgs.first(),
-    }
-    .ok_or_else(|| match &options.function {
-        Some(name) => format!("the program has no sdfg.sdfg named `{name}`"),
-        None => "the program holds no sdfg.sdfg".to_string(),
-    })?;
-    let abi = abi(*entry)?;
-    let pm = mlirPassManagerCreate(ctx);
-    let mut pipeline = sdfg_conversion::LOWER_TO_LLVM.anchored();
-    if options.check_bounds {
-        pipeline = pipeline.replacen(
-            "convert-sdfg-to-scf,",
-            "convert-sdfg-to-scf{check-bounds=true},",
-            1,
-        );
-    }
-    let parsed = mlirParsePassPipeline(
-        mlirPassManagerGetAsOpPassManager(pm),
-        string_ref(&pipeline),
-        None,
-        std::ptr::null_mut(),
-    );
-    if parsed.value == 0 {
-        mlirPassManagerDestroy(pm);
-        return Err("internal error: the lowering pipeline does not parse".into());
-    }
-    let ran = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
-    mlirPassManagerDestroy(pm);
-    if ran.value == 0 {
-        return Err("the program cannot be lowered".into());
-    }
-    if let Some(path) = &options.llvm_dialect_file {
-        let text = Op::from_raw(mlirModuleGetOperation(module))
-            .map(|o| o.print())
-            .unwrap_or_default();
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-    }
+    let gpu = if sdfg_conversion::sdfg_to_gpu::uses_gpu(module_op) && !options.cpu_fallback {
+        let (name, chip) = cuda::device().map_err(|e| {
+            format!("the program schedules maps on the GPU, and {e}; run it with --cpu-fallback to run them on the CPU")
+        })?;
+        let chip = options.gpu_chip.clone().unwrap_or(chip);
+        Some((name, chip))
+    } else {
+        None
+    };
+    let abi = lower(
+        ctx,
+        module,
+        options,
+        gpu.as_ref().map(|(_, chip)| chip.as_str()),
+    )?;
     let omp = format!("{}/libomp.so", lib_dir());
     load_globally(&omp, "the OpenMP runtime", "libomp-19-dev")?;
     if calls_lapacke(module) {
@@ -243,6 +294,11 @@ unsafe fn lower_and_jit(
     for (name, address) in streams::symbols() {
         mlirExecutionEngineRegisterSymbol(engine, string_ref(name), address);
     }
+    if gpu.is_some() {
+        for (name, address) in cuda::symbols() {
+            mlirExecutionEngineRegisterSymbol(engine, string_ref(name), address);
+        }
+    }
     if let Some(path) = &options.object_file {
         // Compile the module by looking up the entry point: left to
         // itself, the dump would look up every function, declarations
@@ -253,7 +309,88 @@ unsafe fn lower_and_jit(
         let name = path.display().to_string();
         mlirExecutionEngineDumpToObjectFile(engine, string_ref(&name));
     }
-    Ok((engine, abi))
+    let gpu = gpu.map(|(name, chip)| format!("{name} ({chip})"));
+    Ok((engine, abi, gpu))
+}
+
+/// Runs `sdfg-lower-to-llvm`, or with `chip` `sdfg-lower-to-nvvm` for it;
+/// returns the entry point's ABI.
+unsafe fn lower(
+    ctx: MlirContext,
+    module: MlirModule,
+    options: &Options,
+    chip: Option<&str>,
+) -> Result<Abi, String> {
+    let module_op = Op::from_raw(mlirModuleGetOperation(module)).ok_or("empty module")?;
+    let sdfgs: Vec<Op> = module_op
+        .region_ops(0)
+        .into_iter()
+        .filter(|o| o.is("sdfg.sdfg"))
+        .collect();
+    let entry = match &options.function {
+        Some(name) => sdfgs
+            .iter()
+            .find(|s| s.symbol_name() == Some(name.as_str())),
+        None => sdfgs.first(),
+    }
+    .ok_or_else(|| match &options.function {
+        Some(name) => format!("the program has no sdfg.sdfg named `{name}`"),
+        None => "the program holds no sdfg.sdfg".to_string(),
+    })?;
+    let abi = abi(*entry)?;
+    let toolkit = cuda_toolkit();
+    let (mut pipeline, conversion) = match chip {
+        Some(chip) => (
+            sdfg_conversion::sdfg_to_gpu::lower_to_nvvm(chip, toolkit.as_deref()),
+            "convert-sdfg-to-gpu",
+        ),
+        None => (
+            sdfg_conversion::LOWER_TO_LLVM.anchored(),
+            "convert-sdfg-to-scf",
+        ),
+    };
+    if options.check_bounds {
+        pipeline = pipeline.replacen(
+            &format!("{conversion},"),
+            &format!("{conversion}{{check-bounds=true}},"),
+            1,
+        );
+    }
+    let pm = mlirPassManagerCreate(ctx);
+    let parsed = mlirParsePassPipeline(
+        mlirPassManagerGetAsOpPassManager(pm),
+        string_ref(&pipeline),
+        None,
+        std::ptr::null_mut(),
+    );
+    if parsed.value == 0 {
+        mlirPassManagerDestroy(pm);
+        return Err("internal error: the lowering pipeline does not parse".into());
+    }
+    let ran = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
+    mlirPassManagerDestroy(pm);
+    if ran.value == 0 {
+        return Err("the program cannot be lowered".into());
+    }
+    if chip.is_some() {
+        let module_op = Op::from_raw(mlirModuleGetOperation(module)).ok_or("empty module")?;
+        for (kernel, ptx) in cuda::kernel_ptx(module_op) {
+            let missing = unresolved_libdevice(&ptx);
+            if !missing.is_empty() {
+                return Err(format!(
+                    "kernel module `{kernel}` calls {} from CUDA's libdevice, and no CUDA toolkit was found: set SDFG_CUDA_TOOLKIT to one (or to the nvidia/cuda_nvcc folder of the nvidia-cuda-nvcc-cu12 wheel)",
+                    missing.join(", ")
+                ));
+            }
+        }
+    }
+    if let Some(path) = &options.llvm_dialect_file {
+        let text = Op::from_raw(mlirModuleGetOperation(module))
+            .map(|o| o.print())
+            .unwrap_or_default();
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(abi)
 }
 
 /// Appends MLIR's text to the `String` behind `data`.
@@ -650,6 +787,11 @@ impl Program {
             return Err(format!(
                 "the compiled program has no function `_mlir_ciface_{name}`"
             ));
+        }
+        if self.gpu.is_some() {
+            if let Some(e) = cuda::take_error() {
+                return Err(format!("on the GPU: {e}"));
+            }
         }
         Ok(())
     }

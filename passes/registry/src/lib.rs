@@ -34,10 +34,14 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_transforms::remove_unused_containers::REGISTRATION,
     &sdfg_transforms::remove_unused_symbols::REGISTRATION,
     &sdfg_conversion::sdfg_to_scf::REGISTRATION,
+    &sdfg_conversion::sdfg_to_gpu::REGISTRATION,
 ];
 
 /// Every named pipeline.
-pub static PIPELINES: &[&PipelineRegistration] = &[&sdfg_conversion::LOWER_TO_LLVM];
+pub static PIPELINES: &[&PipelineRegistration] = &[
+    &sdfg_conversion::LOWER_TO_LLVM,
+    &sdfg_conversion::sdfg_to_gpu::LOWER_TO_NVVM,
+];
 
 /// Every Rust translation from MLIR.
 pub static TRANSLATIONS_FROM_MLIR: &[&TranslationFromMlir] = &[

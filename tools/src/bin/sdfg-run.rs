@@ -27,7 +27,12 @@ const USAGE: &str = "usage: sdfg-run PROGRAM.{mlir,sdfg,sdfgz} [options]
   --emit-object FILE      write the compiled object file (C interface:
                           _mlir_ciface_NAME(memref descriptors..., symbols...): int64_t
                           per integer symbol, float or double per floating-point one)
-  --emit-llvm-dialect FILE  write the lowered module (llvm dialect)";
+  --emit-llvm-dialect FILE  write the lowered module (llvm dialect)
+  --cpu-fallback          run GPU-scheduled maps on the CPU (without it, a program
+                          with GPU_Device maps needs an NVIDIA GPU and its driver)
+  --gpu-chip sm_XY        compile kernels for this chip (default: the GPU's own)
+  --emit-ptx DIR          write each kernel module's PTX as DIR/NAME.ptx (for
+                          --gpu-chip, default sm_90) and stop; needs no GPU";
 
 #[derive(Default)]
 struct Args {
@@ -39,6 +44,7 @@ struct Args {
     save_inputs: Option<PathBuf>,
     time: bool,
     repeat: usize,
+    emit_ptx: Option<PathBuf>,
     options: Options,
 }
 
@@ -84,6 +90,9 @@ fn parse_args() -> Result<Args, String> {
             "--emit-llvm-dialect" => {
                 args.options.llvm_dialect_file = Some(value("--emit-llvm-dialect")?.into())
             }
+            "--cpu-fallback" => args.options.cpu_fallback = true,
+            "--gpu-chip" => args.options.gpu_chip = Some(value("--gpu-chip")?),
+            "--emit-ptx" => args.emit_ptx = Some(value("--emit-ptx")?.into()),
             "-h" | "--help" => return Err(USAGE.to_string()),
             flag if flag.starts_with('-') => {
                 return Err(format!("unknown option `{flag}`\n{USAGE}"))
@@ -137,7 +146,24 @@ fn run(args: Args) -> Result<(), String> {
     const SIGABRT: i32 = 6;
     // SAFETY: installs a handler that only writes and exits.
     unsafe { signal(SIGABRT, on_abort as *const () as usize) };
+    if let Some(dir) = &args.emit_ptx {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let kernels = execute::compile_ptx(&program_path, &args.options)?;
+        for (name, ptx) in &kernels {
+            let path = dir.join(format!("{name}.ptx"));
+            std::fs::write(&path, ptx).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        println!(
+            "{} kernel modules written to {}",
+            kernels.len(),
+            dir.display()
+        );
+        return Ok(());
+    }
     let program = execute::compile(&program_path, &args.options)?;
+    if let Some(gpu) = &program.gpu {
+        eprintln!("sdfg-run: note: kernels run on {gpu}");
+    }
     let abi = &program.abi;
     // Symbols: --set, else the sizes of input arrays whose dimension is a
     // bare symbol.

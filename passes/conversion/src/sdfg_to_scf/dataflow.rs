@@ -103,6 +103,8 @@ impl<'a> Function<'a, '_> {
             memref: viewed.memref,
             base: Some(base),
             shared: viewed.shared,
+            gpu_global: viewed.gpu_global || data.gpu_global,
+            host_only: viewed.host_only,
             ..data
         })
     }
@@ -291,6 +293,7 @@ impl<'a> Function<'a, '_> {
         data: &Data,
         point: &[Expr],
     ) -> Result<'a, String> {
+        self.check_host_access(op, data, "reads")?;
         if data.stream {
             return self.pop(op, env, data, point);
         }
@@ -320,6 +323,7 @@ impl<'a> Function<'a, '_> {
         wcr: Option<Reduction>,
         parallel: &[String],
     ) -> Result<'a, ()> {
+        self.check_host_access(op, data, "writes")?;
         if let Some(index) = self.vector_of_elements(op, data, subset, elem)? {
             if wcr.is_some() {
                 return fail(
@@ -633,6 +637,9 @@ impl<'a> Function<'a, '_> {
                 }
             }
         };
+        if !self.module.in_kernel && (self.on_device(src) || self.on_device(dst)) {
+            return self.device_copy(op, env, (src, &from), (dst, &to), memlet, wcr, parallel);
+        }
         if src.stream {
             if wcr.is_some() {
                 return fail(
@@ -1092,10 +1099,35 @@ impl<'a> Function<'a, '_> {
                 self.values.insert(*arg, v);
             }
         }
-        let schedule = map
+        let mut schedule = map
             .attr("schedule")
             .and_then(Schedule::from_attr)
             .map_or("Default", |s| s.name());
+        if schedule == "Default"
+            && parallel.is_empty()
+            && !self.shared_arguments
+            && self.runs_on_device(map)
+        {
+            schedule = "GPU_Device";
+        }
+        if schedule == "GPU_Default" {
+            schedule = "GPU_Device";
+        }
+        if self.module.gpu && matches!(schedule, "GPU_Device" | "GPU_ThreadBlock") {
+            let ranges = ranges
+                .iter()
+                .map(|r| super::gpu::one_range(map, r))
+                .collect::<Result<'a, Vec<Range>>>()?;
+            if schedule == "GPU_Device" {
+                self.launch_kernel(map, inner_env, &params, &ranges)?;
+            } else {
+                self.thread_block_map(map, inner_env, &params, &ranges, parallel)?;
+            }
+            for r in map.results() {
+                self.values.insert(r, Lowered::Written);
+            }
+            return Ok(());
+        }
         let sequential = matches!(schedule, "Sequential" | "Unrolled");
         let is_parallel = parallel.is_empty() && !sequential;
         let mut lows = Vec::new();
@@ -1196,7 +1228,8 @@ impl<'a> Function<'a, '_> {
         env: &mut HashMap<String, String>,
         parallel: &[String],
     ) -> Result<'a, ()> {
-        let owned = self.owned_transients(Placement::Scope(scope));
+        let mut owned = self.owned_transients(Placement::Scope(scope));
+        owned.retain(|a| !self.is_workgroup(*a));
         // Scalars live on the stack inside an `alloca_scope`, which
         // canonicalisation dissolves once the tasklets are inlined. Calls
         // of the stream runtime would keep it (and `scf-to-cf` cannot
@@ -1353,6 +1386,19 @@ impl<'a> Function<'a, '_> {
         env: &HashMap<String, String>,
         parallel: &[String],
     ) -> Result<'a, ()> {
+        if self.module.gpu && !self.module.in_kernel && super::gpu::on_gpu(nested) {
+            return self.single_thread_kernel(|f| f.lower_nested_call(nested, env, parallel));
+        }
+        self.lower_nested_call(nested, env, parallel)
+    }
+
+    /// [`Self::lower_nested`] where the call is made.
+    fn lower_nested_call(
+        &mut self,
+        nested: Op<'a>,
+        env: &HashMap<String, String>,
+        parallel: &[String],
+    ) -> Result<'a, ()> {
         let Some(inner) = nested.region_ops(0).into_iter().find(|o| o.is("sdfg.sdfg")) else {
             return fail(nested, "holds no sdfg.sdfg");
         };
@@ -1362,6 +1408,7 @@ impl<'a> Function<'a, '_> {
             self.sdfg.symbol_name().unwrap_or("sdfg")
         ));
         let shared = !parallel.is_empty() || self.shared_arguments;
+        self.module.argument_residences = self.argument_residences(nested, inner)?;
         let free = lower_function(self.module, inner, &name, true, shared)?;
         let inputs: Vec<_> = incoming_edges(nested)
             .into_iter()
@@ -1674,7 +1721,7 @@ pub(super) fn private_to_iteration(subset: &Subset, parallel: &[String]) -> bool
 
 /// The name of the container that a scope or nested-SDFG output `value`
 /// is written to: through scope exits to the access node that takes it.
-fn written_container(value: Val<'_>) -> Option<String> {
+pub(super) fn written_container(value: Val<'_>) -> Option<String> {
     value
         .uses()
         .into_iter()

@@ -39,6 +39,7 @@
 
 use std::collections::HashMap;
 
+use sdfg_dialect::Storage;
 use sdfg_symbolic::Expr;
 
 use super::library::{var, Library, Operand};
@@ -278,6 +279,7 @@ impl<'a> Function<'a, '_> {
             view: false,
             stream: false,
             reference: false,
+            storage: Storage::default(),
         };
         Ok(Staged {
             data: Data::new(name, memref, layout),

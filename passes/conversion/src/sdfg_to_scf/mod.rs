@@ -58,6 +58,7 @@
 mod by_ref;
 mod control;
 mod dataflow;
+mod gpu;
 mod initialization;
 mod lapack;
 mod library;
@@ -98,9 +99,16 @@ pub static REGISTRATION: PassRegistration = PassRegistration {
 /// access with a `cf.assert` that the element lies inside its container
 /// (DaCe's generated code has no such checks; out-of-bounds memlets are
 /// undefined behaviour there).
+///
+/// The same pass registered as `convert-sdfg-to-gpu`
+/// ([`crate::sdfg_to_gpu::REGISTRATION`]) lowers GPU schedules and storage
+/// to the `gpu` dialect; this one runs them on the CPU.
 #[derive(Clone, Copy, Default)]
 pub struct ConvertSdfgToScf {
-    check_bounds: bool,
+    pub(crate) check_bounds: bool,
+    /// Whether `GPU_Device` maps become `gpu.launch` and `GPU_Global`
+    /// containers device memory.
+    pub(crate) gpu: bool,
 }
 
 impl RustPass for ConvertSdfgToScf {
@@ -110,9 +118,14 @@ impl RustPass for ConvertSdfgToScf {
                 Some(("check-bounds", "true" | "1")) => self.check_bounds = true,
                 Some(("check-bounds", "false" | "0")) => self.check_bounds = false,
                 _ => {
+                    let pass = if self.gpu {
+                        "convert-sdfg-to-gpu"
+                    } else {
+                        "convert-sdfg-to-scf"
+                    };
                     return Err(format!(
-                        "convert-sdfg-to-scf: unknown option `{option}` (the option is check-bounds=true|false)"
-                    ))
+                        "{pass}: unknown option `{option}` (the option is check-bounds=true|false)"
+                    ));
                 }
             }
         }
@@ -120,7 +133,7 @@ impl RustPass for ConvertSdfgToScf {
     }
 
     fn run(&mut self, op: Op<'_>) -> std::result::Result<(), Diagnosed> {
-        convert_module(op, self.check_bounds)
+        convert_module(op, *self)
     }
 
     fn clone_pass(&self) -> Box<dyn RustPass> {
@@ -190,6 +203,14 @@ impl TaskletFunction<'_> {
 struct Module<'a> {
     /// Whether accesses are guarded by bounds checks.
     check_bounds: bool,
+    /// Whether GPU schedules and storage become the `gpu` dialect.
+    gpu: bool,
+    /// Whether the code being written runs inside a GPU kernel.
+    in_kernel: bool,
+    /// For the nested SDFG being lowered: where the data passed to each
+    /// argument lives (`gpu_global`, `host_only`), which the argument's own
+    /// type need not say.
+    argument_residences: HashMap<String, (bool, bool)>,
     functions: Vec<String>,
     tasklets: Vec<TaskletFunction<'a>>,
     names: BTreeSet<String>,
@@ -225,9 +246,8 @@ impl Module<'_> {
     }
 }
 
-/// Converts every top-level `sdfg.sdfg` of `module`, with bounds checks on
-/// every access when `check_bounds`.
-pub fn convert_module(module: Op<'_>, check_bounds: bool) -> std::result::Result<(), Diagnosed> {
+/// Converts every top-level `sdfg.sdfg` of `module` as `pass` is set up.
+fn convert_module(module: Op<'_>, pass: ConvertSdfgToScf) -> std::result::Result<(), Diagnosed> {
     let sdfgs: Vec<Op> = module
         .region_ops(0)
         .into_iter()
@@ -237,7 +257,8 @@ pub fn convert_module(module: Op<'_>, check_bounds: bool) -> std::result::Result
         return Ok(());
     }
     let mut m = Module {
-        check_bounds,
+        check_bounds: pass.check_bounds,
+        gpu: pass.gpu,
         ..Module::default()
     };
     for op in module.region_ops(0) {
@@ -808,6 +829,8 @@ struct Allocation {
     ty: String,
     /// Whether it holds stream handles (destroyed before it is freed).
     stream: bool,
+    /// Whether it is device memory (`gpu.dealloc`).
+    device: bool,
 }
 
 /// Lowers `sdfg` to a function named `name` appended to the module text;
@@ -840,6 +863,11 @@ fn lower_function<'a>(
         .filter(|(_, ty)| *ty != SymbolType::Integer)
         .collect();
     let (signature, free) = f.signature(nested, shared)?;
+    let mirrored = if nested {
+        Vec::new()
+    } else {
+        f.mirror_arguments()
+    };
     f.place_transients()?;
     f.allocate_function_transients()?;
     f.declare_symbol_vars();
@@ -854,6 +882,7 @@ fn lower_function<'a>(
     for allocation in std::mem::take(&mut f.frees) {
         f.release(&allocation);
     }
+    f.release_arguments(&mirrored);
     f.body.line("return");
     let visibility = if nested { "private " } else { "" };
     let attributes = if nested {
@@ -909,6 +938,12 @@ impl<'a> Function<'a, '_> {
             let mut data = Data::new(arg.name.clone(), memref, layout);
             data.base = base;
             data.shared = shared;
+            if let Some((gpu_global, host_only)) =
+                self.module.argument_residences.remove(&data.name)
+            {
+                data.gpu_global |= gpu_global;
+                data.host_only = host_only && !data.gpu_global;
+            }
             self.containers.by_name.insert(arg.name, data);
         }
         for (i, s) in abi.symbols.iter().enumerate() {
@@ -956,6 +991,15 @@ impl<'a> Function<'a, '_> {
                         }
                         let n = common.iter().zip(chain).take_while(|(a, b)| a == b).count();
                         common.truncate(n);
+                    }
+                    if self.module.gpu
+                        && layout(value.ty()).is_ok_and(|l| l.storage.name() == "GPU_Global")
+                    {
+                        // Device memory is allocated by the host, outside
+                        // the kernel that uses it.
+                        if let Some(k) = common.iter().position(|s| gpu::is_kernel(*s)) {
+                            common.truncate(k);
+                        }
                     }
                     match (common.last(), state) {
                         (Some(m), _) => Placement::Scope(*m),
@@ -1158,20 +1202,23 @@ impl<'a> Function<'a, '_> {
                     memref: memref.clone(),
                     ty: "memref<?xi64>".into(),
                     stream: true,
+                    device: false,
                 });
             }
             return Ok(Data::new(name, memref, layout));
+        }
+        if self.module.gpu && !self.module.in_kernel && layout.storage.name() == "GPU_Global" {
+            return self.allocate_on_device(alloc, name, layout, whole, env, function_level);
+        }
+        if self.module.in_kernel {
+            return self.allocate_in_kernel(alloc, name, layout, whole);
         }
         let memref = if layout.scalar {
             let op = if stack_scalars { "alloca" } else { "alloc" };
             self.body
                 .assign(format!("memref.{op}() : memref<{}>", layout.elem.ty))
         } else {
-            // The span the strides address: 1 + sum((size_i - 1) * stride_i).
-            let mut span = Expr::int(1);
-            for (size, stride) in layout.shape.iter().zip(&layout.strides) {
-                span = Expr::add(&span, &Expr::mul(&Expr::sub(size, &Expr::int(1)), stride));
-            }
+            let span = span(&layout);
             let flat = format!("memref<?x{}>", layout.elem.ty);
             match span.as_int() {
                 Some(n) if n * 8 <= 64 * 1024 && function_level => {
@@ -1197,6 +1244,7 @@ impl<'a> Function<'a, '_> {
                             memref: memref.clone(),
                             ty: flat,
                             stream: false,
+                            device: false,
                         });
                     }
                     memref
@@ -1209,9 +1257,86 @@ impl<'a> Function<'a, '_> {
         Ok(Data::new(name, memref, layout))
     }
 
+    /// [`Self::allocate_container`] of a `GPU_Global` transient in host
+    /// code: device memory.
+    fn allocate_on_device(
+        &mut self,
+        alloc: Op<'a>,
+        name: String,
+        layout: Layout,
+        whole: bool,
+        env: &HashMap<String, String>,
+        function_level: bool,
+    ) -> Result<'a, Data> {
+        let ty = memref_type(&layout.elem, layout.scalar, false);
+        let count = if layout.scalar {
+            None
+        } else {
+            let mut e = IndexEmitter::new(&mut self.body, env, &self.containers);
+            Some(e.int(&span(&layout)).map_err(|m| Failure {
+                op: alloc,
+                message: format!("transient `{name}`: size: {m}"),
+            })?)
+        };
+        let memref = self.device_alloc(&ty, count.as_deref());
+        if function_level {
+            self.frees.push(Allocation {
+                memref: memref.clone(),
+                ty,
+                stream: false,
+                device: true,
+            });
+        }
+        let zero = !whole || !initialization::written_before_read(self.sdfg, alloc, &layout);
+        let data = Data::new(name, memref, layout);
+        if zero {
+            self.device_zero_fill(&data.memref.clone(), &data);
+        }
+        Ok(data)
+    }
+
+    /// [`Self::allocate_container`] inside a kernel: thread-private memory
+    /// on the stack, which needs a constant size.
+    fn allocate_in_kernel(
+        &mut self,
+        alloc: Op<'a>,
+        name: String,
+        layout: Layout,
+        whole: bool,
+    ) -> Result<'a, Data> {
+        let elem = layout.elem.ty.clone();
+        let memref = if layout.scalar {
+            self.body
+                .assign(format!("memref.alloca() : memref<{elem}>"))
+        } else {
+            let size = span(&layout);
+            let Some(n) = size.as_int() else {
+                return fail(
+                    alloc,
+                    format!("transient `{name}` of size `{size}` inside a GPU kernel: dynamic allocation inside a kernel is not supported"),
+                );
+            };
+            let fixed = self
+                .body
+                .assign(format!("memref.alloca() : memref<{n}x{elem}>"));
+            self.body.assign(format!(
+                "memref.cast {fixed} : memref<{n}x{elem}> to memref<?x{elem}>"
+            ))
+        };
+        if !whole || !initialization::written_before_read(self.sdfg, alloc, &layout) {
+            self.zero_fill(&memref, &layout.elem, layout.scalar);
+        }
+        Ok(Data {
+            host_only: false,
+            ..Data::new(name, memref, layout)
+        })
+    }
+
     /// Frees a heap allocation (destroying its streams first).
     fn release(&mut self, allocation: &Allocation) {
-        if allocation.stream {
+        if allocation.device {
+            self.device_free(&allocation.memref, &allocation.ty);
+        } else if allocation.stream {
             self.destroy_streams(&allocation.memref);
         } else {
             self.body.line(format!(
@@ -1300,16 +1425,28 @@ impl<'a> Function<'a, '_> {
     ) -> Result<'a, Vec<Data>> {
         let containers = self.allocate(alloc, env, false, stack_scalars)?;
         for data in &containers {
-            if (!data.scalar || !stack_scalars) && !data.memref.is_empty() {
+            let on_stack = self.module.in_kernel || (data.scalar && stack_scalars);
+            if !on_stack && !data.memref.is_empty() {
                 frees.push(Allocation {
                     memref: data.memref.clone(),
                     ty: data.memref_type(),
                     stream: data.stream,
+                    device: self.on_device(data),
                 });
             }
         }
         Ok(containers)
     }
+}
+
+/// The number of elements the strides of `layout` address:
+/// `1 + sum((size_i - 1) * stride_i)`.
+fn span(layout: &Layout) -> Expr {
+    let mut span = Expr::int(1);
+    for (size, stride) in layout.shape.iter().zip(&layout.strides) {
+        span = Expr::add(&span, &Expr::mul(&Expr::sub(size, &Expr::int(1)), stride));
+    }
+    span
 }
 
 /// The `k`-th index a range covers: `start + k * step`, or with tiles

@@ -33,7 +33,7 @@
 use std::collections::HashMap;
 
 use sdfg_dialect::ir::Op;
-use sdfg_dialect::{incoming_edges, EdgeRole};
+use sdfg_dialect::{incoming_edges, EdgeRole, Storage};
 use sdfg_symbolic::{Expr, Subset};
 
 use super::text::Body;
@@ -452,6 +452,7 @@ impl<'a> Function<'a, '_> {
                     view: false,
                     stream: false,
                     reference: false,
+                    storage: Storage::default(),
                 };
                 Some(Data::new(
                     format!("__dace_{label}_elements"),

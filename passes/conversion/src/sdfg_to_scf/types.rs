@@ -166,6 +166,12 @@ pub(crate) struct Data {
     pub stream: bool,
     /// For a reference: the variables that hold where it points.
     pub reference: Option<ReferenceVars>,
+    /// Whether it is declared in GPU global memory (`GPU_Global`), which
+    /// `convert-sdfg-to-gpu` allocates on the device.
+    pub gpu_global: bool,
+    /// Whether it is declared in host memory (`CPU_Heap`, `CPU_Pinned`,
+    /// `CPU_ThreadLocal`), which GPU kernels cannot access.
+    pub host_only: bool,
 }
 
 /// Where a reference points: the index of its target among `targets` and
@@ -197,6 +203,11 @@ impl Data {
             shared: false,
             stream: layout.stream,
             reference: None,
+            gpu_global: layout.storage.name() == "GPU_Global",
+            host_only: matches!(
+                layout.storage.name(),
+                "CPU_Heap" | "CPU_Pinned" | "CPU_ThreadLocal"
+            ),
         }
     }
 

@@ -1,0 +1,87 @@
+"""GPU versions of programs, made by DaCe 1.0.2's `apply_gpu_transformations()`.
+
+usage: gpu_cases.py OUTDIR FILE...
+
+A FILE is a `.sdfg` (the seeds) or a bench kernel (`bench/kernels/*.py`,
+the format `kernels.py` reads). For each, OUTDIR/<name>/ receives:
+    gpu.sdfg    the program after apply_gpu_transformations()
+    symbols     NAME=VALUE per line: the sizes it runs at
+and for kernels also in/*.npy (the inputs) and numpy/*.npy (NumPy's
+outputs on them). The script prints one line per file:
+    CASE <name>           or   FAILED <name> <DaCe's error>
+The transformation needs no GPU: the files are lowered to PTX here and run
+where a GPU is (scripts/gpu-check.sh).
+"""
+import copy
+import importlib.util
+import os
+import sys
+import warnings
+
+warnings.filterwarnings("ignore")
+import numpy as np  # noqa: E402
+import dace  # noqa: E402
+
+# Sizes for the seeds' symbols (the seeds hold no inputs: sdfg-run makes
+# them, with the same seed on the CPU and the GPU).
+SEED_SYMBOLS = {"N": 64, "M": 48, "K": 40, "H": 32, "W": 32, "nnz": 64}
+
+
+def load(path):
+    spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(path))[0], path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def save_all(folder, values):
+    os.makedirs(folder, exist_ok=True)
+    for k, v in values.items():
+        if isinstance(v, np.ndarray) and v.ndim > 0:
+            np.save(os.path.join(folder, k + ".npy"), v)
+
+
+def write_symbols(case, symbols):
+    with open(os.path.join(case, "symbols"), "w") as f:
+        for k, v in symbols.items():
+            f.write(f"{k}={v}\n")
+
+
+def make(path, out):
+    name = os.path.basename(path).split(".")[0]
+    if path.endswith(".sdfg"):
+        name = "seed_" + name + ("_raw" if path.endswith(".raw.sdfg") else "")
+    case = os.path.join(out, name)
+    os.makedirs(case, exist_ok=True)
+    if path.endswith(".py"):
+        module = load(path)
+        for (section, key), value in module.CONFIG.items():
+            dace.Config.set(section, key, value=value)
+        symbols = module.BENCH_SYMBOLS
+        inputs = module.inputs(np.random.default_rng(0), symbols)
+        save_all(os.path.join(case, "in"), inputs)
+        save_all(os.path.join(case, "numpy"), module.reference(copy.deepcopy(inputs), symbols))
+        sdfg = module.PROGRAM.to_sdfg(simplify=True)
+    else:
+        sdfg = dace.SDFG.from_file(path)
+        symbols = {s: SEED_SYMBOLS.get(s, 16) for s in sorted(sdfg.free_symbols)}
+    write_symbols(case, symbols)
+    sdfg.apply_gpu_transformations()
+    sdfg.save(os.path.join(case, "gpu.sdfg"))
+    print("CASE", name, flush=True)
+
+
+def main():
+    out, files = sys.argv[1], sys.argv[2:]
+    dace.Config.set("compiler", "allow_view_arguments", value=True)
+    for path in files:
+        dace.symbolic.pystr_to_symbolic.cache_clear()
+        try:
+            make(path, out)
+        except Exception as e:  # noqa: BLE001 - one file's failure is reported
+            name = os.path.basename(path).split(".")[0]
+            print("FAILED", name, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,757 @@
+//! The GPU half of `convert-sdfg-to-gpu` (`crate::sdfg_to_gpu` holds the
+//! pass, the pipeline to PTX and the design): kernels, thread-block maps,
+//! device memory and the copies between host and device.
+//!
+//! A `GPU_Device` map becomes one `gpu.launch`, written where the map
+//! stands, so that the host code around it (symbols, dynamic ranges, the
+//! state's order) is that of the CPU lowering:
+//!
+//! ```mlir
+//! sdfg.map ["i" = "0:N"] schedule GPU_Device { ... }
+//! ```
+//!
+//! becomes (block size 256, `N` iterations):
+//!
+//! ```mlir
+//! %gx = arith.ceildivsi %n, %c256 : index
+//! scf.if %nonempty {
+//!   gpu.launch blocks(%bx, %by, %bz) in (%gx_ = %gx, ...) threads(%tx, %ty, %tz) in (%sx = %c256, ...) {
+//!     %i = bx * 256 + tx                 // the iteration; guarded by i < N
+//!     scf.if %inside { ...the map's body, as in a parallel loop... }
+//!     gpu.terminator
+//!   }
+//! }
+//! ```
+//!
+//! `gpu.launch` is synchronous: a kernel finishes before the host code
+//! after it runs, so states stay ordered as DaCe orders them (kernels of one
+//! state run one after the other, which is one of the orders DaCe allows).
+//!
+//! Host-side device memory operations (`gpu.alloc`, `gpu.memcpy`,
+//! `gpu.dealloc`) are written in their asynchronous form on a fresh stream
+//! that is waited for at once, the form `gpu-to-llvm` lowers to the
+//! runtime's stream calls.
+
+use std::collections::HashMap;
+
+use sdfg_dialect::ir::Op;
+use sdfg_dialect::Schedule;
+use sdfg_symbolic::{parse_subset, Expr, Range, Subset};
+
+use super::dataflow::written_container;
+use super::types::{layout, Data};
+use super::wcr::Reduction;
+use super::{fail, is_written, Failure, Function, Lowered, Placement, Result};
+use sdfg_dialect::incoming_edges;
+use sdfg_dialect::Memlet;
+
+/// The GPU dimensions, innermost first: DaCe gives the last map parameter
+/// `x`, the one before it `y`, and all others `z`.
+const DIMS: [&str; 3] = ["x", "y", "z"];
+
+/// The block size of a kernel without thread-block maps and without a
+/// `gpu_block_size`: 256 threads along `x` for one-dimensional maps,
+/// 32 x 8 otherwise.
+fn default_block(rank: usize) -> [i64; 3] {
+    if rank == 1 {
+        [256, 1, 1]
+    } else {
+        [32, 8, 1]
+    }
+}
+
+/// Whether `op` is a map with schedule `name`.
+fn scheduled(op: Op<'_>, name: &str) -> bool {
+    op.is("sdfg.map")
+        && op
+            .attr("schedule")
+            .and_then(Schedule::from_attr)
+            .is_some_and(|s| s.name() == name)
+}
+
+/// The extents along x, y and z of a map with iteration counts `counts`:
+/// the last parameter is x, the one before y, all others z (row-major).
+fn dimension_extents(counts: &[Expr]) -> [Expr; 3] {
+    let rank = counts.len();
+    let y = if rank >= 2 {
+        counts[rank - 2].clone()
+    } else {
+        Expr::int(1)
+    };
+    let z = counts[..rank.saturating_sub(2)]
+        .iter()
+        .fold(Expr::int(1), |a, c| Expr::mul(&a, c));
+    [counts[rank - 1].clone(), y, z]
+}
+
+/// Each parameter's iteration number from the indices along x, y and z
+/// (the symbols `{prefix}x`, `{prefix}y`, `{prefix}z`), as
+/// [`dimension_extents`] lays the parameters out.
+fn dimension_indices(counts: &[Expr], prefix: &str) -> Vec<Expr> {
+    let rank = counts.len();
+    let mut k = vec![Expr::int(0); rank];
+    k[rank - 1] = Expr::symbol(&format!("{prefix}x"));
+    if rank >= 2 {
+        k[rank - 2] = Expr::symbol(&format!("{prefix}y"));
+    }
+    let mut rest = Expr::symbol(&format!("{prefix}z"));
+    for j in (0..rank.saturating_sub(2)).rev() {
+        k[j] = Expr::modulo(&rest, &counts[j]);
+        rest = Expr::floordiv(&rest, &counts[j]);
+    }
+    k
+}
+
+/// Where `data` lives: on the device (`Some(true)`), on the host only
+/// (`Some(false)`), or where its user puts it (`None`; scalars too).
+fn residence(data: &Data) -> Option<bool> {
+    if data.scalar {
+        None
+    } else if data.gpu_global {
+        Some(true)
+    } else if data.host_only {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Whether `op` (a nested SDFG) is scheduled on the GPU: called by host
+/// code, it runs as a kernel of one thread (as DaCe runs a library node's
+/// sequential expansion when the node is scheduled on the GPU).
+pub(super) fn on_gpu(op: Op<'_>) -> bool {
+    op.attr("schedule")
+        .and_then(Schedule::from_attr)
+        .is_some_and(|s| matches!(s.name(), "GPU_Device" | "GPU_Default"))
+}
+
+/// Whether `op` is a map whose body is a GPU kernel.
+pub(super) fn is_kernel(op: Op<'_>) -> bool {
+    scheduled(op, "GPU_Device")
+}
+
+/// The number of iterations of `r`: `max(0, ceil((end - start) / step))`.
+fn trip_count(r: &Range) -> Expr {
+    Expr::max(vec![
+        Expr::int(0),
+        Expr::ceildiv(&Expr::sub(&r.end, &r.start), &r.step),
+    ])
+}
+
+impl<'a> Function<'a, '_> {
+    /// Whether `data` lives in device memory in the code being written.
+    pub(super) fn on_device(&self, data: &Data) -> bool {
+        self.module.gpu && data.gpu_global
+    }
+
+    /// Whether a top-level map without a schedule runs on the GPU, as
+    /// DaCe infers it: when the containers it reads and writes (scalars
+    /// aside) all live where GPU_Device maps run (`GPU_Global`).
+    pub(super) fn runs_on_device(&self, map: Op<'a>) -> bool {
+        if !self.module.gpu || self.module.in_kernel {
+            return false;
+        }
+        let mut places = std::collections::BTreeSet::new();
+        for value in map.operands() {
+            if let Ok(Lowered::Data(d)) = self.lowered(map, value) {
+                places.insert(residence(&d));
+            }
+        }
+        for value in map.results() {
+            let data = written_container(value).and_then(|n| self.containers.by_name.get(&n));
+            if let Some(d) = data {
+                places.insert(residence(d));
+            }
+        }
+        places.remove(&None);
+        places.len() == 1 && places.contains(&Some(true))
+    }
+
+    /// Where the data passed to each argument of nested SDFG `inner` lives
+    /// (see `Module::argument_residences`).
+    pub(super) fn argument_residences(
+        &self,
+        nested: Op<'a>,
+        inner: Op<'a>,
+    ) -> Result<'a, HashMap<String, (bool, bool)>> {
+        let mut residences = HashMap::new();
+        if !self.module.gpu {
+            return Ok(residences);
+        }
+        let inputs = incoming_edges(nested);
+        let out_names = nested.str_array_attr("out_names");
+        let results = nested.results();
+        for name in inner.str_array_attr("arg_names") {
+            let data = match inputs.iter().find(|e| e.connector == Some(name)) {
+                Some(edge) => match self.lowered(nested, edge.source)? {
+                    Lowered::Data(d) => Some(d),
+                    _ => None,
+                },
+                None => out_names
+                    .iter()
+                    .position(|n| *n == name)
+                    .and_then(|k| written_container(*results.get(k)?))
+                    .and_then(|n| self.containers.by_name.get(&n).cloned()),
+            };
+            if let Some(d) = data {
+                residences.insert(name.to_string(), (d.gpu_global, d.host_only));
+            }
+        }
+        Ok(residences)
+    }
+
+    /// Fails when host code would read or write device memory, or a kernel
+    /// host memory: DaCe's code generator rejects such programs too.
+    pub(super) fn check_host_access(&self, op: Op<'a>, data: &Data, what: &str) -> Result<'a, ()> {
+        if self.module.gpu && self.module.in_kernel && data.host_only {
+            return fail(
+                op,
+                format!(
+                    "{what} `{}`, which is in host memory, inside a GPU kernel (copy it to a GPU_Global container first)",
+                    data.name
+                ),
+            );
+        }
+        if self.on_device(data) && !self.module.in_kernel {
+            return fail(
+                op,
+                format!(
+                    "{what} `{}`, which is in GPU global memory, outside a GPU_Device map (host code cannot access it)",
+                    data.name
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// Runs `text(token)` as one asynchronous GPU operation on a fresh
+    /// stream and waits for it; `text` returns the op with its result names.
+    fn gpu_sync(&mut self, results: &str, text: impl FnOnce(&str) -> String) {
+        let start = self.body.assign("gpu.wait async");
+        let done = self.body.fresh();
+        let op = text(&start);
+        if results.is_empty() {
+            self.body.line(format!("{done} = {op}"));
+        } else {
+            self.body.line(format!("{results}, {done} = {op}"));
+        }
+        self.body.line(format!("gpu.wait [{done}]"));
+    }
+
+    /// Device memory of memref type `ty` with `count` elements (`None`
+    /// for a rank-0 memref).
+    pub(super) fn device_alloc(&mut self, ty: &str, count: Option<&str>) -> String {
+        let memref = self.body.fresh();
+        let count = count.unwrap_or_default().to_string();
+        self.gpu_sync(&memref.clone(), |t| {
+            format!("gpu.alloc async [{t}] ({count}) : {ty}")
+        });
+        memref
+    }
+
+    /// Frees device memory.
+    pub(super) fn device_free(&mut self, memref: &str, ty: &str) {
+        self.gpu_sync("", |t| format!("gpu.dealloc async [{t}] {memref} : {ty}"));
+    }
+
+    /// Copies all of `src` into `dst` (memrefs of type `ty`, either side
+    /// on the host or the device).
+    pub(super) fn device_memcpy(&mut self, dst: &str, src: &str, ty: &str) {
+        self.gpu_sync("", |t| {
+            format!("gpu.memcpy async [{t}] {dst}, {src} : {ty}, {ty}")
+        });
+    }
+
+    /// A host memref with the size of `data`'s memref, holding a copy of
+    /// it when `fill`.
+    fn host_mirror(&mut self, data: &Data, fill: bool) -> String {
+        let ty = data.memref_type();
+        let host = if data.scalar || data.stream {
+            self.body.assign(format!("memref.alloc() : {ty}"))
+        } else {
+            let zero = self.body.index(0);
+            let n = self
+                .body
+                .assign(format!("memref.dim {}, {zero} : {ty}", data.memref));
+            self.body.assign(format!("memref.alloc({n}) : {ty}"))
+        };
+        if fill {
+            self.device_memcpy(&host, &data.memref, &ty);
+        }
+        host
+    }
+
+    /// Zero-fills device memory `memref` of `data` through a host buffer.
+    pub(super) fn device_zero_fill(&mut self, memref: &str, data: &Data) {
+        let staged = Data {
+            memref: memref.to_string(),
+            ..data.clone()
+        };
+        let host = self.host_mirror(&staged, false);
+        self.zero_fill(&host, &data.elem, data.scalar);
+        let ty = data.memref_type();
+        self.device_memcpy(memref, &host, &ty);
+        self.body.line(format!("memref.dealloc {host} : {ty}"));
+    }
+
+    /// A copy edge between host and device memory, written by host code.
+    /// A copy of one whole container into another of the same layout is
+    /// one `gpu.memcpy`; any other goes through host buffers that mirror
+    /// the device side (read back first, so that what the copy does not
+    /// write is kept).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn device_copy(
+        &mut self,
+        op: Op<'a>,
+        env: &HashMap<String, String>,
+        (src, from): (&Data, &Subset),
+        (dst, to): (&Data, &Subset),
+        memlet: &Memlet,
+        wcr: Option<Reduction>,
+        parallel: &[String],
+    ) -> Result<'a, ()> {
+        let whole = |d: &Data, s: &Subset| {
+            d.base.is_none()
+                && d.reference.is_none()
+                && d.offsets.iter().all(|o| o.as_int() == Some(0))
+                && (d.scalar || *s == Subset::full(&d.shape))
+        };
+        if wcr.is_none()
+            && whole(src, from)
+            && whole(dst, to)
+            && src.elem == dst.elem
+            && src.scalar == dst.scalar
+            && src.shape == dst.shape
+            && src.strides == dst.strides
+        {
+            let ty = dst.memref_type();
+            self.device_memcpy(&dst.memref, &src.memref, &ty);
+            return Ok(());
+        }
+        let mut staged_src = src.clone();
+        let mut staged_dst = dst.clone();
+        if self.on_device(src) {
+            staged_src.memref = self.host_mirror(src, true);
+            staged_src.gpu_global = false;
+        }
+        if self.on_device(dst) {
+            staged_dst.memref = self.host_mirror(dst, true);
+            staged_dst.gpu_global = false;
+        }
+        self.copy(op, env, &staged_src, &staged_dst, memlet, wcr, parallel)?;
+        if self.on_device(dst) {
+            let ty = dst.memref_type();
+            self.device_memcpy(&dst.memref, &staged_dst.memref, &ty);
+        }
+        for (staged, original) in [(&staged_src, src), (&staged_dst, dst)] {
+            if staged.memref != original.memref {
+                self.body.line(format!(
+                    "memref.dealloc {} : {}",
+                    staged.memref,
+                    staged.memref_type()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves the program's `GPU_Global` arguments to the device at entry:
+    /// the caller passes host memory, as for every other argument.
+    /// Returns the code that copies the written ones back and frees them,
+    /// for the function's exit.
+    pub(super) fn mirror_arguments(&mut self) -> Vec<MirroredArgument> {
+        let mut mirrored = Vec::new();
+        let mut names: Vec<String> = self
+            .containers
+            .by_name
+            .values()
+            .filter(|d| self.on_device(d) && !d.memref.is_empty())
+            .map(|d| d.name.clone())
+            .collect();
+        names.sort();
+        for name in names {
+            let Some(data) = self.containers.by_name.get(&name).cloned() else {
+                continue;
+            };
+            let ty = data.memref_type();
+            let count = (!data.scalar).then(|| {
+                let zero = self.body.index(0);
+                self.body
+                    .assign(format!("memref.dim {}, {zero} : {ty}", data.memref))
+            });
+            let device = self.device_alloc(&ty, count.as_deref());
+            self.device_memcpy(&device, &data.memref, &ty);
+            mirrored.push(MirroredArgument {
+                host: data.memref.clone(),
+                device: device.clone(),
+                ty,
+                written: is_written(self.sdfg, &name),
+            });
+            if let Some(d) = self.containers.by_name.get_mut(&name) {
+                d.memref = device;
+            }
+        }
+        mirrored
+    }
+
+    /// Copies written arguments back to the host and frees their device
+    /// memory.
+    pub(super) fn release_arguments(&mut self, mirrored: &[MirroredArgument]) {
+        for m in mirrored {
+            if m.written {
+                self.device_memcpy(&m.host, &m.device, &m.ty);
+            }
+            self.device_free(&m.device, &m.ty);
+        }
+    }
+
+    /// The GPU_Shared transients placed at `map`'s scope: they become the
+    /// kernel's workgroup memory, so their size must be a constant.
+    fn workgroup_transients(&self, map: Op<'a>) -> Result<'a, Vec<(String, Data, i64)>> {
+        let mut shared = Vec::new();
+        for alloc in self.owned_transients(Placement::Scope(map)) {
+            let Ok(l) = layout(alloc.results()[0].ty()) else {
+                continue;
+            };
+            if l.storage.name() != "GPU_Shared" {
+                continue;
+            }
+            let name = alloc.str_attr("name").unwrap_or_default().to_string();
+            let mut span = Expr::int(1);
+            for (size, stride) in l.shape.iter().zip(&l.strides) {
+                span = Expr::add(&span, &Expr::mul(&Expr::sub(size, &Expr::int(1)), stride));
+            }
+            let Some(n) = span.as_int() else {
+                return fail(
+                    alloc,
+                    format!("GPU_Shared transient `{name}` has size `{span}`, and shared memory needs a constant size"),
+                );
+            };
+            shared.push((name.clone(), Data::new(name, String::new(), l), n));
+        }
+        Ok(shared)
+    }
+
+    /// Whether `alloc` is bound as workgroup memory of an enclosing kernel
+    /// (and so not allocated by its scope).
+    pub(super) fn is_workgroup(&self, alloc: Op<'a>) -> bool {
+        self.module.gpu
+            && layout(alloc.results()[0].ty()).is_ok_and(|l| l.storage.name() == "GPU_Shared")
+            && self
+                .containers
+                .by_name
+                .get(alloc.str_attr("name").unwrap_or_default())
+                .is_some_and(|d| !d.memref.is_empty())
+    }
+
+    /// The block size that `map`'s thread-block maps need: the largest
+    /// extent along each dimension, computed before the launch.
+    fn thread_block_extents(
+        &mut self,
+        map: Op<'a>,
+        env: &HashMap<String, String>,
+    ) -> Result<'a, Option<[String; 3]>> {
+        let blocks: Vec<Op> = map
+            .descendants()
+            .into_iter()
+            .filter(|o| scheduled(*o, "GPU_ThreadBlock"))
+            .collect();
+        if blocks.is_empty() {
+            return Ok(None);
+        }
+        let mut extents: [Option<String>; 3] = [None, None, None];
+        for block in blocks {
+            let mut counts = Vec::new();
+            for range in block.str_array_attr("ranges") {
+                counts.push(trip_count(&one_range(block, range)?));
+            }
+            for (d, count) in dimension_extents(&counts).iter().enumerate() {
+                let value = self.emit_int(block, env, count).map_err(|f| Failure {
+                    op: block,
+                    message: format!(
+                        "the extent `{count}` of this GPU_ThreadBlock map must be known when its kernel is launched: {}",
+                        f.message
+                    ),
+                })?;
+                extents[d] = Some(match extents[d].take() {
+                    Some(e) => self
+                        .body
+                        .assign(format!("arith.maxsi {e}, {value} : index")),
+                    None => value,
+                });
+            }
+        }
+        let [x, y, z] = extents.map(|e| e.unwrap_or_default());
+        let one = self.body.index(1);
+        let pick = |e: String| if e.is_empty() { one.clone() } else { e };
+        Ok(Some([pick(x), pick(y), pick(z)]))
+    }
+
+    /// Lowers a `GPU_Device` map to a `gpu.launch` (see the module
+    /// documentation).
+    pub(super) fn launch_kernel(
+        &mut self,
+        map: Op<'a>,
+        mut env: HashMap<String, String>,
+        params: &[&str],
+        ranges: &[Range],
+    ) -> Result<'a, ()> {
+        if self.module.in_kernel {
+            return fail(
+                map,
+                "GPU_Device map inside a GPU kernel (kernels do not launch kernels)",
+            );
+        }
+        let counts: Vec<Expr> = ranges.iter().map(trip_count).collect();
+        let rank = counts.len();
+        let extent_exprs = dimension_extents(&counts);
+        let mut extents = Vec::new();
+        for e in &extent_exprs {
+            extents.push(self.emit_int(map, &env, e)?);
+        }
+        let thread_blocks = self.thread_block_extents(map, &env)?;
+        let one_point_per_block = thread_blocks.is_some();
+        let (grid, block) = match thread_blocks {
+            Some(block) => (extents.clone(), block.to_vec()),
+            None => {
+                let sizes = block_size(map, rank)?;
+                let mut grid = Vec::new();
+                let mut block = Vec::new();
+                for (extent, size) in extents.iter().zip(sizes) {
+                    let b = self.body.index(size);
+                    grid.push(
+                        self.body
+                            .assign(format!("arith.ceildivsi {extent}, {b} : index")),
+                    );
+                    block.push(b);
+                }
+                (grid, block)
+            }
+        };
+        let zero = self.body.index(0);
+        let mut nonempty = Vec::new();
+        for e in &extents {
+            nonempty.push(
+                self.body
+                    .assign(format!("arith.cmpi sgt, {e}, {zero} : index")),
+            );
+        }
+        let all = nonempty
+            .into_iter()
+            .reduce(|a, b| self.body.assign(format!("arith.andi {a}, {b} : i1")))
+            .unwrap_or_default();
+        self.body.open(format!("scf.if {all}"));
+        let shared = self.workgroup_transients(map)?;
+        let ids: Vec<String> = (0..12).map(|_| self.body.fresh()).collect();
+        let workgroup: Vec<String> = shared
+            .iter()
+            .map(|(_, data, n)| {
+                let v = self.body.fresh();
+                format!(
+                    "{v} : memref<{n}x{}, #gpu.address_space<workgroup>>",
+                    data.elem.ty
+                )
+            })
+            .collect();
+        let attribution = if workgroup.is_empty() {
+            String::new()
+        } else {
+            format!(" workgroup({})", workgroup.join(", "))
+        };
+        self.body.open(format!(
+            "gpu.launch blocks({}, {}, {}) in ({} = {}, {} = {}, {} = {}) threads({}, {}, {}) in ({} = {}, {} = {}, {} = {}){attribution}",
+            ids[0], ids[1], ids[2], ids[3], grid[0], ids[4], grid[1], ids[5], grid[2],
+            ids[6], ids[7], ids[8], ids[9], block[0], ids[10], block[1], ids[11], block[2],
+        ));
+        for ((name, data, n), attribution) in shared.iter().zip(&workgroup) {
+            let value = attribution.split(' ').next().unwrap_or_default();
+            let elem = &data.elem.ty;
+            let generic = self.body.assign(format!(
+                "memref.memory_space_cast {value} : memref<{n}x{elem}, #gpu.address_space<workgroup>> to memref<{n}x{elem}>"
+            ));
+            let memref = self.body.assign(format!(
+                "memref.cast {generic} : memref<{n}x{elem}> to memref<?x{elem}>"
+            ));
+            let data = Data {
+                memref,
+                ..data.clone()
+            };
+            self.containers.by_name.insert(name.clone(), data);
+        }
+        // The iteration of this thread along each dimension.
+        let mut inside = Vec::new();
+        for d in 0..3 {
+            let index = if one_point_per_block {
+                ids[d].clone()
+            } else {
+                let base = self
+                    .body
+                    .assign(format!("arith.muli {}, {} : index", ids[d], block[d]));
+                let i = self
+                    .body
+                    .assign(format!("arith.addi {base}, {} : index", ids[6 + d]));
+                inside.push(
+                    self.body
+                        .assign(format!("arith.cmpi slt, {i}, {} : index", extents[d])),
+                );
+                i
+            };
+            env.insert(format!("__gpu_{}", DIMS[d]), index);
+        }
+        let guarded = !inside.is_empty();
+        if guarded {
+            let all = inside
+                .into_iter()
+                .reduce(|a, b| self.body.assign(format!("arith.andi {a}, {b} : i1")))
+                .unwrap_or_default();
+            self.body.open(format!("scf.if {all}"));
+        }
+        let k_of = dimension_indices(&counts, "__gpu_");
+        let mut values = Vec::new();
+        for (r, k) in ranges.iter().zip(&k_of) {
+            let value = Expr::add(&r.start, &Expr::mul(k, &r.step));
+            values.push(self.emit_int(map, &env, &value)?);
+        }
+        for (param, value) in params.iter().zip(values) {
+            env.insert(param.to_string(), value);
+        }
+        let parallel: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+        self.module.in_kernel = true;
+        let lowered = self.lower_scope_body(map, &mut env, &parallel);
+        self.module.in_kernel = false;
+        lowered?;
+        for (name, _, _) in &shared {
+            if let Some(d) = self.containers.by_name.get_mut(name) {
+                d.memref.clear();
+            }
+        }
+        if guarded {
+            self.body.close("");
+        }
+        self.body.line("gpu.terminator");
+        self.body.close("");
+        self.body.close("");
+        Ok(())
+    }
+
+    /// Writes what `body` writes as a kernel of one thread.
+    pub(super) fn single_thread_kernel(
+        &mut self,
+        body: impl FnOnce(&mut Self) -> Result<'a, ()>,
+    ) -> Result<'a, ()> {
+        let one = self.body.index(1);
+        let ids: Vec<String> = (0..12).map(|_| self.body.fresh()).collect();
+        self.body.open(format!(
+            "gpu.launch blocks({}, {}, {}) in ({} = {one}, {} = {one}, {} = {one}) threads({}, {}, {}) in ({} = {one}, {} = {one}, {} = {one})",
+            ids[0], ids[1], ids[2], ids[3], ids[4], ids[5], ids[6], ids[7], ids[8], ids[9], ids[10], ids[11],
+        ));
+        self.module.in_kernel = true;
+        let lowered = body(self);
+        self.module.in_kernel = false;
+        lowered?;
+        self.body.line("gpu.terminator");
+        self.body.close("");
+        Ok(())
+    }
+
+    /// Lowers a `GPU_ThreadBlock` map inside a kernel: its parameters are
+    /// the thread indices (the last one `x`), guarded by its extents, and
+    /// a barrier follows it, as DaCe's `__syncthreads()`.
+    pub(super) fn thread_block_map(
+        &mut self,
+        map: Op<'a>,
+        mut env: HashMap<String, String>,
+        params: &[&str],
+        ranges: &[Range],
+        parallel: &[String],
+    ) -> Result<'a, ()> {
+        if !self.module.in_kernel {
+            return fail(map, "GPU_ThreadBlock map outside a GPU_Device map");
+        }
+        let counts: Vec<Expr> = ranges.iter().map(trip_count).collect();
+        let mut inside = Vec::new();
+        for (d, extent) in dimension_extents(&counts).iter().enumerate() {
+            let k = self.body.assign(format!("gpu.thread_id {}", DIMS[d]));
+            let extent = self.emit_int(map, &env, extent)?;
+            inside.push(
+                self.body
+                    .assign(format!("arith.cmpi slt, {k}, {extent} : index")),
+            );
+            env.insert(format!("__gpu_t{}", DIMS[d]), k);
+        }
+        let all = inside
+            .into_iter()
+            .reduce(|a, b| self.body.assign(format!("arith.andi {a}, {b} : i1")))
+            .unwrap_or_default();
+        self.body.open(format!("scf.if {all}"));
+        let k_of = dimension_indices(&counts, "__gpu_t");
+        let mut values = Vec::new();
+        for (r, k) in ranges.iter().zip(&k_of) {
+            let value = Expr::add(&r.start, &Expr::mul(k, &r.step));
+            values.push(self.emit_int(map, &env, &value)?);
+        }
+        for (param, value) in params.iter().zip(values) {
+            env.insert(param.to_string(), value);
+        }
+        let mut inner_parallel = parallel.to_vec();
+        inner_parallel.extend(params.iter().map(|p| p.to_string()));
+        self.lower_scope_body(map, &mut env, &inner_parallel)?;
+        self.body.close("");
+        self.body.line("gpu.barrier");
+        Ok(())
+    }
+}
+
+/// The program's `GPU_Global` arguments, moved to the device at entry.
+pub(super) struct MirroredArgument {
+    host: String,
+    device: String,
+    ty: String,
+    written: bool,
+}
+
+/// A map's range `text` as one [`Range`].
+pub(super) fn one_range<'a>(map: Op<'a>, text: &str) -> Result<'a, Range> {
+    let subset = parse_subset(text).map_err(|e| Failure {
+        op: map,
+        message: format!("range `{text}`: {e}"),
+    })?;
+    match subset.ranges() {
+        [r] => Ok(r.clone()),
+        _ => fail(map, format!("range `{text}` is not one dimension")),
+    }
+}
+
+/// A kernel's block size: the map's `gpu_block_size` (x, y, z), or the
+/// default for its rank.
+fn block_size<'a>(map: Op<'a>, rank: usize) -> Result<'a, [i64; 3]> {
+    let given = map.str_array_attr("gpu_block_size");
+    if given.is_empty() {
+        return Ok(default_block(rank));
+    }
+    let mut sizes = [1i64; 3];
+    for (d, text) in given.iter().enumerate().take(3) {
+        match text.trim().parse::<i64>() {
+            Ok(n) if n > 0 => sizes[d] = n,
+            _ => {
+                return fail(
+                    map,
+                    format!(
+                        "gpu_block_size `{}` is not a list of positive integers",
+                        given.join(", ")
+                    ),
+                )
+            }
+        }
+    }
+    if sizes.iter().product::<i64>() > 1024 {
+        return fail(
+            map,
+            format!(
+                "gpu_block_size `{}` has more than 1024 threads",
+                given.join(", ")
+            ),
+        );
+    }
+    Ok(sizes)
+}
