@@ -5,6 +5,7 @@
 #                            to LLVM, compile and run it, and check it
 #                            against NumPy
 #   scripts/run.sh test      run every check: rustfmt, clippy, all tests
+#   scripts/run.sh install   install what is missing, and nothing else
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +16,7 @@ APT_PACKAGES=(
   g++ python3 python3-venv python3-numpy
   autoconf automake libtool libgmp-dev m4 pkg-config
   libopenblas-dev liblapacke-dev
+  xz-utils
 )
 
 as_root() {
@@ -50,11 +52,14 @@ install_rust_components() {
 main() {
   local job="${1:-}"
   case "$job" in
-    example|test) ;;
-    *) echo "usage: $0 example|test" >&2; exit 2 ;;
+    example|test|install) ;;
+    *) echo "usage: $0 example|test|install" >&2; exit 2 ;;
   esac
   install_apt_packages
   install_rust_components
+  if [ "$job" = install ]; then
+    return
+  fi
   if [ "$job" = example ]; then
     cargo build -q -p sdfg-tools --bins
     local example=examples/laplace.mlir n=65536 steps=200 work

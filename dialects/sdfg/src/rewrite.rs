@@ -66,6 +66,26 @@ pub fn move_to_end(op: Op<'_>, owner: Op<'_>) {
     }
 }
 
+/// Wraps `op` in a new op `wrapper` with one region, placed where `op` was:
+/// the region's block holds `op` and then a `terminator` op (as
+/// `memref.alloca_scope { op; memref.alloca_scope.return }`). `op` must
+/// have no results.
+pub fn wrap<'a>(op: Op<'a>, wrapper: &str, terminator: &str) -> Option<Op<'a>> {
+    let outer = create(op, wrapper, &[], &[], &[], 1);
+    let end = create(op, terminator, &[], &[], &[], 0);
+    // SAFETY: `op` is live and in a block; the new ops are inserted once
+    // and owned by their blocks from then on.
+    unsafe {
+        let parent = mlirOperationGetBlock(op.raw());
+        mlirBlockInsertOwnedOperationBefore(parent, op.raw(), outer);
+        let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(outer, 0));
+        mlirOperationRemoveFromParent(op.raw());
+        mlirBlockAppendOwnedOperation(block, op.raw());
+        mlirBlockAppendOwnedOperation(block, end);
+        Op::from_raw(outer)
+    }
+}
+
 /// Moves `op` right before `before` (in `before`'s block).
 pub fn move_before(op: Op<'_>, before: Op<'_>) {
     // SAFETY: both ops are live.

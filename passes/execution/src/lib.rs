@@ -167,6 +167,37 @@ pub fn compile_ptx(path: &Path, options: &Options) -> Result<Vec<(String, String
     }
 }
 
+/// Runs one of the lowering pipelines on `module`.
+unsafe fn run_lowering(ctx: MlirContext, module: MlirModule, pipeline: &str) -> Result<(), String> {
+    let pm = mlirPassManagerCreate(ctx);
+    let parsed = mlirParsePassPipeline(
+        mlirPassManagerGetAsOpPassManager(pm),
+        string_ref(pipeline),
+        None,
+        std::ptr::null_mut(),
+    );
+    if parsed.value == 0 {
+        mlirPassManagerDestroy(pm);
+        return Err("internal error: the lowering pipeline does not parse".into());
+    }
+    let ran = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
+    mlirPassManagerDestroy(pm);
+    if ran.value == 0 {
+        return Err("the program cannot be lowered".into());
+    }
+    Ok(())
+}
+
+/// Whether a kernel module of `module` declares a libdevice function.
+fn calls_libdevice(module: Op<'_>) -> bool {
+    module
+        .region_ops(0)
+        .into_iter()
+        .filter(|o| o.is("gpu.module"))
+        .flat_map(|m| m.region_ops(0))
+        .any(|f| f.symbol_name().is_some_and(|n| n.starts_with("__nv_")))
+}
+
 /// The libdevice functions (`__nv_sin`, ...) that a kernel's PTX calls
 /// without defining them: none once libdevice was linked.
 fn unresolved_libdevice(ptx: &str) -> Vec<String> {
@@ -259,7 +290,7 @@ unsafe fn lower_and_jit(
     let module_op = Op::from_raw(mlirModuleGetOperation(module)).ok_or("empty module")?;
     let gpu = if sdfg_conversion::sdfg_to_gpu::uses_gpu(module_op) && !options.cpu_fallback {
         let (name, chip) = cuda::device().map_err(|e| {
-            format!("the program schedules maps on the GPU, and {e}; run it with --cpu-fallback to run them on the CPU")
+            format!("the program uses the GPU, and {e}; run it with --cpu-fallback to run its GPU maps on the CPU")
         })?;
         let chip = options.gpu_chip.clone().unwrap_or(chip);
         Some((name, chip))
@@ -338,10 +369,9 @@ unsafe fn lower(
         None => "the program holds no sdfg.sdfg".to_string(),
     })?;
     let abi = abi(*entry)?;
-    let toolkit = cuda_toolkit();
     let (mut pipeline, conversion) = match chip {
         Some(chip) => (
-            sdfg_conversion::sdfg_to_gpu::lower_to_nvvm(chip, toolkit.as_deref()),
+            sdfg_conversion::sdfg_to_gpu::lower_to_nvvm(chip),
             "convert-sdfg-to-gpu",
         ),
         None => (
@@ -356,23 +386,13 @@ unsafe fn lower(
             1,
         );
     }
-    let pm = mlirPassManagerCreate(ctx);
-    let parsed = mlirParsePassPipeline(
-        mlirPassManagerGetAsOpPassManager(pm),
-        string_ref(&pipeline),
-        None,
-        std::ptr::null_mut(),
-    );
-    if parsed.value == 0 {
-        mlirPassManagerDestroy(pm);
-        return Err("internal error: the lowering pipeline does not parse".into());
-    }
-    let ran = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
-    mlirPassManagerDestroy(pm);
-    if ran.value == 0 {
-        return Err("the program cannot be lowered".into());
-    }
+    run_lowering(ctx, module, &pipeline)?;
     if chip.is_some() {
+        // libdevice only where a kernel calls it: linking it costs time.
+        let module_op = Op::from_raw(mlirModuleGetOperation(module)).ok_or("empty module")?;
+        let toolkit = calls_libdevice(module_op).then(cuda_toolkit).flatten();
+        let serialize = sdfg_conversion::sdfg_to_gpu::serialize_kernels(toolkit.as_deref());
+        run_lowering(ctx, module, &serialize)?;
         let module_op = Op::from_raw(mlirModuleGetOperation(module)).ok_or("empty module")?;
         for (kernel, ptx) in cuda::kernel_ptx(module_op) {
             let missing = unresolved_libdevice(&ptx);

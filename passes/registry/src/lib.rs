@@ -35,6 +35,7 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_transforms::remove_unused_symbols::REGISTRATION,
     &sdfg_conversion::sdfg_to_scf::REGISTRATION,
     &sdfg_conversion::sdfg_to_gpu::REGISTRATION,
+    &sdfg_conversion::sdfg_to_gpu::launch_scopes::REGISTRATION,
 ];
 
 /// Every named pipeline.

@@ -78,6 +78,7 @@ pub(crate) fn run_case_with(
     let mut command = Command::new(binary);
     command
         .arg(program)
+        .arg("--cpu-fallback")
         .arg("--check-bounds")
         .arg("--out")
         .arg(case.join(ours(pipeline)));

@@ -4,6 +4,7 @@
 mod api;
 mod docs;
 mod execute;
+mod gpu;
 mod import;
 mod layout;
 mod lit;

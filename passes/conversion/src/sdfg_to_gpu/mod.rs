@@ -38,6 +38,8 @@
 //! module calls the `mgpu*` runtime functions, which `sdfg-execution`
 //! implements over the CUDA driver API.
 
+pub mod launch_scopes;
+
 use sdfg_dialect::driver::{PassRegistration, PipelineRegistration};
 
 use crate::sdfg_to_scf::ConvertSdfgToScf;
@@ -80,7 +82,7 @@ macro_rules! kernel_modules {
 /// runtime calls.
 macro_rules! host {
     () => {
-        "convert-scf-to-openmp,canonicalize,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+        "convert-scf-to-openmp,canonicalize,sdfg-scope-kernel-launches,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
          convert-complex-to-standard,convert-complex-to-llvm,convert-vector-to-llvm,finalize-memref-to-llvm,\
          convert-math-to-llvm,convert-math-to-libm,arith-expand,convert-arith-to-llvm,\
          convert-openmp-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,convert-index-to-llvm,\
@@ -96,7 +98,7 @@ pub static LOWER_TO_NVVM: PipelineRegistration = PipelineRegistration {
     summary: "Lower SDFGs with GPU schedules to the llvm dialect with PTX for sm_90: convert-sdfg-to-gpu, kernel outlining, convert-gpu-to-nvvm, the host as sdfg-lower-to-llvm, gpu-to-llvm, gpu-module-to-binary",
     pipeline: concat!(
         before_outlining!(),
-        "gpu-kernel-outlining,nvvm-attach-target{chip=sm_90 O=3},",
+        "gpu-kernel-outlining,symbol-dce,nvvm-attach-target{chip=sm_90 O=3},",
         kernel_modules!(),
         host!(),
         "gpu-module-to-binary{format=isa}"
@@ -104,28 +106,40 @@ pub static LOWER_TO_NVVM: PipelineRegistration = PipelineRegistration {
 };
 
 /// `sdfg-lower-to-nvvm` for `chip` (`sm_80`, ...), anchored on
-/// `builtin.module`; with `toolkit` (a CUDA toolkit, or the
-/// `nvidia/cuda_nvcc` folder of the `nvidia-cuda-nvcc-cu12` wheel) the
-/// kernels are linked with its libdevice, which math functions need.
-pub fn lower_to_nvvm(chip: &str, toolkit: Option<&str>) -> String {
-    let binary = match toolkit {
-        Some(path) => format!("gpu-module-to-binary{{format=isa toolkit={path}}}"),
-        None => "gpu-module-to-binary{format=isa}".to_string(),
-    };
+/// `builtin.module`, up to the serialisation of the kernels, which
+/// [`serialize_kernels`] runs.
+pub fn lower_to_nvvm(chip: &str) -> String {
     format!(
-        "builtin.module({}gpu-kernel-outlining,nvvm-attach-target{{chip={chip} O=3}},{}{}{binary})",
+        "builtin.module({}gpu-kernel-outlining,symbol-dce,nvvm-attach-target{{chip={chip} O=3}},{}{}reconcile-unrealized-casts)",
         before_outlining!(),
         kernel_modules!(),
         host!()
     )
 }
 
-/// Whether `module` (before lowering) schedules any map on the GPU.
+/// The rest of `sdfg-lower-to-nvvm`: each kernel module to PTX. With
+/// `toolkit` (a CUDA toolkit, or the `nvidia/cuda_nvcc` folder of the
+/// `nvidia-cuda-nvcc-cu12` wheel) the kernels are linked with its libdevice,
+/// which math functions need (and which costs time: pass it only for
+/// modules that call `__nv_*` functions).
+pub fn serialize_kernels(toolkit: Option<&str>) -> String {
+    match toolkit {
+        Some(path) => format!("builtin.module(gpu-module-to-binary{{format=isa toolkit={path}}})"),
+        None => "builtin.module(gpu-module-to-binary{format=isa})".to_string(),
+    }
+}
+
+/// Whether `module` (before lowering) uses the GPU: schedules a map or a
+/// nested SDFG there, or declares a container in GPU memory.
 pub fn uses_gpu(module: sdfg_dialect::ir::Op<'_>) -> bool {
+    let on_gpu = |ty| {
+        sdfg_dialect::Container::from_type(ty).is_some_and(|c| c.storage.name().starts_with("GPU_"))
+    };
     module.descendants().into_iter().any(|o| {
-        o.is("sdfg.map")
-            && o.attr("schedule")
-                .and_then(sdfg_dialect::Schedule::from_attr)
-                .is_some_and(|s| s.name().starts_with("GPU_"))
+        o.attr("schedule")
+            .and_then(sdfg_dialect::Schedule::from_attr)
+            .is_some_and(|s| s.name().starts_with("GPU_"))
+            || o.results().iter().any(|r| on_gpu(r.ty()))
+            || (o.is("sdfg.sdfg") && o.region_args(0).iter().any(|a| on_gpu(a.ty())))
     })
 }

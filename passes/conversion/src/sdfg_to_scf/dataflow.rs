@@ -1387,7 +1387,8 @@ impl<'a> Function<'a, '_> {
         parallel: &[String],
     ) -> Result<'a, ()> {
         if self.module.gpu && !self.module.in_kernel && super::gpu::on_gpu(nested) {
-            return self.single_thread_kernel(|f| f.lower_nested_call(nested, env, parallel));
+            return self
+                .single_thread_kernel(nested, |f| f.lower_nested_call(nested, env, parallel));
         }
         self.lower_nested_call(nested, env, parallel)
     }

@@ -34,16 +34,17 @@
 
 use std::collections::HashMap;
 
-use sdfg_dialect::ir::Op;
+use sdfg_dialect::ir::{Op, Val};
 use sdfg_dialect::Schedule;
 use sdfg_symbolic::{parse_subset, Expr, Range, Subset};
 
 use super::dataflow::written_container;
+use super::text::Body;
 use super::types::{layout, Data};
 use super::wcr::Reduction;
 use super::{fail, is_written, Failure, Function, Lowered, Placement, Result};
-use sdfg_dialect::incoming_edges;
 use sdfg_dialect::Memlet;
+use sdfg_dialect::{accessed_container, container_name, incoming_edges};
 
 /// The GPU dimensions, innermost first: DaCe gives the last map parameter
 /// `x`, the one before it `y`, and all others `z`.
@@ -114,6 +115,32 @@ fn residence(data: &Data) -> Option<bool> {
     } else {
         None
     }
+}
+
+/// The block extents of a thread-block map with iteration counts
+/// `counts`: as [`dimension_extents`] up to three parameters; with more,
+/// all of them along x (a block allows only 64 threads along z).
+fn thread_extents(counts: &[Expr]) -> [Expr; 3] {
+    if counts.len() <= 3 {
+        return dimension_extents(counts);
+    }
+    let all = counts.iter().fold(Expr::int(1), |a, c| Expr::mul(&a, c));
+    [all, Expr::int(1), Expr::int(1)]
+}
+
+/// Each parameter's iteration number of a thread-block map from the
+/// thread indices `__gpu_tx`, ... (see [`thread_extents`]).
+fn thread_indices(counts: &[Expr]) -> Vec<Expr> {
+    if counts.len() <= 3 {
+        return dimension_indices(counts, "__gpu_t");
+    }
+    let mut k = vec![Expr::int(0); counts.len()];
+    let mut rest = Expr::symbol("__gpu_tx");
+    for j in (0..counts.len()).rev() {
+        k[j] = Expr::modulo(&rest, &counts[j]);
+        rest = Expr::floordiv(&rest, &counts[j]);
+    }
+    k
 }
 
 /// Whether `op` (a nested SDFG) is scheduled on the GPU: called by host
@@ -224,18 +251,9 @@ impl<'a> Function<'a, '_> {
         Ok(())
     }
 
-    /// Runs `text(token)` as one asynchronous GPU operation on a fresh
-    /// stream and waits for it; `text` returns the op with its result names.
+    /// [`gpu_sync`] in the function's body.
     fn gpu_sync(&mut self, results: &str, text: impl FnOnce(&str) -> String) {
-        let start = self.body.assign("gpu.wait async");
-        let done = self.body.fresh();
-        let op = text(&start);
-        if results.is_empty() {
-            self.body.line(format!("{done} = {op}"));
-        } else {
-            self.body.line(format!("{results}, {done} = {op}"));
-        }
-        self.body.line(format!("gpu.wait [{done}]"));
+        gpu_sync(&mut self.body, results, text);
     }
 
     /// Device memory of memref type `ty` with `count` elements (`None`
@@ -257,28 +275,19 @@ impl<'a> Function<'a, '_> {
     /// Copies all of `src` into `dst` (memrefs of type `ty`, either side
     /// on the host or the device).
     pub(super) fn device_memcpy(&mut self, dst: &str, src: &str, ty: &str) {
-        self.gpu_sync("", |t| {
-            format!("gpu.memcpy async [{t}] {dst}, {src} : {ty}, {ty}")
-        });
+        device_memcpy(&mut self.body, dst, src, ty);
     }
 
     /// A host memref with the size of `data`'s memref, holding a copy of
     /// it when `fill`.
     fn host_mirror(&mut self, data: &Data, fill: bool) -> String {
         let ty = data.memref_type();
-        let host = if data.scalar || data.stream {
-            self.body.assign(format!("memref.alloc() : {ty}"))
-        } else {
-            let zero = self.body.index(0);
-            let n = self
-                .body
-                .assign(format!("memref.dim {}, {zero} : {ty}", data.memref));
-            self.body.assign(format!("memref.alloc({n}) : {ty}"))
-        };
+        let scalar = data.scalar || data.stream;
         if fill {
-            self.device_memcpy(&host, &data.memref, &ty);
+            host_copy(&mut self.body, &data.memref, &ty, scalar)
+        } else {
+            host_buffer(&mut self.body, &data.memref, &ty, scalar)
         }
-        host
     }
 
     /// Zero-fills device memory `memref` of `data` through a host buffer.
@@ -465,7 +474,7 @@ impl<'a> Function<'a, '_> {
             for range in block.str_array_attr("ranges") {
                 counts.push(trip_count(&one_range(block, range)?));
             }
-            for (d, count) in dimension_extents(&counts).iter().enumerate() {
+            for (d, count) in thread_extents(&counts).iter().enumerate() {
                 let value = self.emit_int(block, env, count).map_err(|f| Failure {
                     op: block,
                     message: format!(
@@ -558,6 +567,7 @@ impl<'a> Function<'a, '_> {
         } else {
             format!(" workgroup({})", workgroup.join(", "))
         };
+        let by_value = self.host_scalars(map)?;
         self.body.open(format!(
             "gpu.launch blocks({}, {}, {}) in ({} = {}, {} = {}, {} = {}) threads({}, {}, {}) in ({} = {}, {} = {}, {} = {}){attribution}",
             ids[0], ids[1], ids[2], ids[3], grid[0], ids[4], grid[1], ids[5], grid[2],
@@ -578,6 +588,8 @@ impl<'a> Function<'a, '_> {
             };
             self.containers.by_name.insert(name.clone(), data);
         }
+        let outside = self.bind_by_value(&by_value);
+        let saved = self.rebind_values(map.region_args(0), &outside);
         // The iteration of this thread along each dimension.
         let mut inside = Vec::new();
         for d in 0..3 {
@@ -620,6 +632,12 @@ impl<'a> Function<'a, '_> {
         let lowered = self.lower_scope_body(map, &mut env, &parallel);
         self.module.in_kernel = false;
         lowered?;
+        for data in outside {
+            self.containers.by_name.insert(data.name.clone(), data);
+        }
+        for (value, lowered) in saved {
+            self.values.insert(value, lowered);
+        }
         for (name, _, _) in &shared {
             if let Some(d) = self.containers.by_name.get_mut(name) {
                 d.memref.clear();
@@ -634,20 +652,172 @@ impl<'a> Function<'a, '_> {
         Ok(())
     }
 
+    /// The host scalars that the kernel of `map` reads, each with its
+    /// value loaded before the launch: kernels take them by value, as
+    /// DaCe's kernels take scalar arguments. A kernel cannot write one.
+    fn host_scalars(&mut self, map: Op<'a>) -> Result<'a, Vec<(Data, String)>> {
+        let mut found: Vec<(Data, String)> = Vec::new();
+        for input in map.operand_segment(0) {
+            if let Lowered::Data(data) = self.lowered(map, input)? {
+                let new = found.iter().all(|(d, _)| d.name != data.name);
+                if new && data.scalar && data.host_only && !data.memref.is_empty() {
+                    let value = self.load_scalar(&data);
+                    found.push((data, value));
+                }
+            }
+        }
+        for access in map.descendants() {
+            if !access.is("sdfg.access") || access.ancestor("sdfg.sdfg") != Some(self.sdfg) {
+                continue;
+            }
+            let Some(name) = accessed_container(access).and_then(container_name) else {
+                continue;
+            };
+            let Some(data) = self.containers.by_name.get(&name) else {
+                continue;
+            };
+            if !data.scalar || data.stream || !data.host_only || data.memref.is_empty() {
+                continue;
+            }
+            if access.operands().len() > 1 {
+                return fail(
+                    access,
+                    format!("writes `{name}`, which is in host memory, inside a GPU kernel (make it a GPU_Global container)"),
+                );
+            }
+            if found.iter().all(|(d, _)| d.name != name) {
+                let data = data.clone();
+                let value = self.load_scalar(&data);
+                found.push((data, value));
+            }
+        }
+        Ok(found)
+    }
+
+    /// Loads the value of scalar `data` (in host code).
+    fn load_scalar(&mut self, data: &Data) -> String {
+        self.body.assign(format!(
+            "memref.load {}[] : {}",
+            data.memref,
+            data.memref_type()
+        ))
+    }
+
+    /// The host scalars passed to nested SDFG `nested`, which runs as a
+    /// kernel of one thread, with their values (see [`Self::host_scalars`]).
+    fn nested_host_scalars(&mut self, nested: Op<'a>) -> Result<'a, Vec<(Data, String)>> {
+        let mut found: Vec<(Data, String)> = Vec::new();
+        for edge in incoming_edges(nested) {
+            if let Lowered::Data(data) = self.lowered(nested, edge.source)? {
+                if data.scalar && data.host_only && !data.memref.is_empty() {
+                    let value = self.load_scalar(&data);
+                    found.push((data, value));
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// Binds each host scalar to a copy of its value in the kernel;
+    /// returns the bindings to restore after it.
+    fn bind_by_value(&mut self, by_value: &[(Data, String)]) -> Vec<Data> {
+        let mut outside = Vec::new();
+        for (data, value) in by_value {
+            let ty = data.memref_type();
+            let cell = self.body.assign(format!("memref.alloca() : {ty}"));
+            self.body
+                .line(format!("memref.store {value}, {cell}[] : {ty}"));
+            self.containers.by_name.insert(
+                data.name.clone(),
+                Data {
+                    memref: cell,
+                    host_only: false,
+                    ..data.clone()
+                },
+            );
+            outside.push(data.clone());
+        }
+        outside
+    }
+
+    /// Rebinds the dataflow values among `values` that hold one of the
+    /// host scalars `outside` (the bindings before [`Self::bind_by_value`])
+    /// to its copy in the kernel; returns the bindings to restore.
+    fn rebind_values(&mut self, values: Vec<Val<'a>>, outside: &[Data]) -> Vec<(Val<'a>, Lowered)> {
+        let inside: Vec<Data> = outside
+            .iter()
+            .filter_map(|d| self.containers.by_name.get(&d.name).cloned())
+            .collect();
+        self.rebind_to(values, outside, &inside)
+    }
+
+    /// Rebinds each of `values` that holds `from[i]` to `to[i]`; returns
+    /// the bindings to restore.
+    fn rebind_to(
+        &mut self,
+        values: Vec<Val<'a>>,
+        from: &[Data],
+        to: &[Data],
+    ) -> Vec<(Val<'a>, Lowered)> {
+        let mut saved = Vec::new();
+        for value in values {
+            let Some(Lowered::Data(d)) = self.values.get(&value).cloned() else {
+                continue;
+            };
+            let Some(k) = from
+                .iter()
+                .position(|o| o.name == d.name && o.memref == d.memref)
+            else {
+                continue;
+            };
+            self.values.insert(value, Lowered::Data(to[k].clone()));
+            saved.push((value, Lowered::Data(d)));
+        }
+        saved
+    }
+
     /// Writes what `body` writes as a kernel of one thread.
     pub(super) fn single_thread_kernel(
         &mut self,
+        nested: Op<'a>,
         body: impl FnOnce(&mut Self) -> Result<'a, ()>,
     ) -> Result<'a, ()> {
+        let by_value = self.nested_host_scalars(nested)?;
         let one = self.body.index(1);
         let ids: Vec<String> = (0..12).map(|_| self.body.fresh()).collect();
         self.body.open(format!(
             "gpu.launch blocks({}, {}, {}) in ({} = {one}, {} = {one}, {} = {one}) threads({}, {}, {}) in ({} = {one}, {} = {one}, {} = {one})",
             ids[0], ids[1], ids[2], ids[3], ids[4], ids[5], ids[6], ids[7], ids[8], ids[9], ids[10], ids[11],
         ));
+        // The scalars' values, bound where the call reads its inputs.
+        let mut outside = Vec::new();
+        for (data, value) in &by_value {
+            let ty = data.memref_type();
+            let cell = self.body.assign(format!("memref.alloca() : {ty}"));
+            self.body
+                .line(format!("memref.store {value}, {cell}[] : {ty}"));
+            outside.push((data.clone(), cell));
+        }
+        let sources: Vec<Val<'a>> = incoming_edges(nested)
+            .into_iter()
+            .map(|e| e.source)
+            .collect();
+        let bound: Vec<Data> = outside
+            .iter()
+            .map(|(data, cell)| Data {
+                memref: cell.clone(),
+                host_only: false,
+                ..data.clone()
+            })
+            .collect();
+        let originals: Vec<Data> = outside.into_iter().map(|(d, _)| d).collect();
+        let saved = self.rebind_to(sources, &originals, &bound);
         self.module.in_kernel = true;
         let lowered = body(self);
         self.module.in_kernel = false;
+        for (source, lowered) in saved {
+            self.values.insert(source, lowered);
+        }
         lowered?;
         self.body.line("gpu.terminator");
         self.body.close("");
@@ -670,7 +840,7 @@ impl<'a> Function<'a, '_> {
         }
         let counts: Vec<Expr> = ranges.iter().map(trip_count).collect();
         let mut inside = Vec::new();
-        for (d, extent) in dimension_extents(&counts).iter().enumerate() {
+        for (d, extent) in thread_extents(&counts).iter().enumerate() {
             let k = self.body.assign(format!("gpu.thread_id {}", DIMS[d]));
             let extent = self.emit_int(map, &env, extent)?;
             inside.push(
@@ -684,7 +854,7 @@ impl<'a> Function<'a, '_> {
             .reduce(|a, b| self.body.assign(format!("arith.andi {a}, {b} : i1")))
             .unwrap_or_default();
         self.body.open(format!("scf.if {all}"));
-        let k_of = dimension_indices(&counts, "__gpu_t");
+        let k_of = thread_indices(&counts);
         let mut values = Vec::new();
         for (r, k) in ranges.iter().zip(&k_of) {
             let value = Expr::add(&r.start, &Expr::mul(k, &r.step));
@@ -700,6 +870,49 @@ impl<'a> Function<'a, '_> {
         self.body.line("gpu.barrier");
         Ok(())
     }
+}
+
+/// Runs `text(token)` as one asynchronous GPU operation on a fresh stream
+/// and waits for it; `text` returns the op, `results` names its results
+/// before the token.
+fn gpu_sync(body: &mut Body, results: &str, text: impl FnOnce(&str) -> String) {
+    let start = body.assign("gpu.wait async");
+    let done = body.fresh();
+    let op = text(&start);
+    if results.is_empty() {
+        body.line(format!("{done} = {op}"));
+    } else {
+        body.line(format!("{results}, {done} = {op}"));
+    }
+    body.line(format!("gpu.wait [{done}]"));
+}
+
+/// Copies all of `src` into `dst` (memrefs of type `ty`).
+fn device_memcpy(body: &mut Body, dst: &str, src: &str, ty: &str) {
+    gpu_sync(body, "", |t| {
+        format!("gpu.memcpy async [{t}] {dst}, {src} : {ty}, {ty}")
+    });
+}
+
+/// A new host memref of the size of `memref` (of type `ty`; rank 0 when
+/// `scalar`).
+fn host_buffer(body: &mut Body, memref: &str, ty: &str, scalar: bool) -> String {
+    if scalar {
+        body.assign(format!("memref.alloc() : {ty}"))
+    } else {
+        let zero = body.index(0);
+        let n = body.assign(format!("memref.dim {memref}, {zero} : {ty}"));
+        body.assign(format!("memref.alloc({n}) : {ty}"))
+    }
+}
+
+/// A new host memref holding a copy of device memory `memref`, for host
+/// code that reads it (an inter-state condition, a staged copy). The
+/// caller frees it.
+pub(super) fn host_copy(body: &mut Body, memref: &str, ty: &str, scalar: bool) -> String {
+    let host = host_buffer(body, memref, ty, scalar);
+    device_memcpy(body, &host, memref, ty);
+    host
 }
 
 /// The program's `GPU_Global` arguments, moved to the device at entry.

@@ -717,6 +717,9 @@ struct Containers {
     /// The floating-point symbols: their values in the function's symbol
     /// environments are `f32`/`f64`, not `index`.
     float_symbols: HashMap<String, SymbolType>,
+    /// Whether `GPU_Global` containers are in device memory (which host
+    /// code reads through a copy).
+    gpu: bool,
 }
 
 impl DataReader for Containers {
@@ -752,11 +755,17 @@ impl DataReader for Containers {
             }
             linear_index_ssa(body, symbols, self, data, &indices)?
         };
-        let value = body.assign(format!(
-            "memref.load {}[{index}] : {}",
-            data.memref,
-            data.memref_type()
-        ));
+        let memref_type = data.memref_type();
+        let on_device = self.gpu && data.gpu_global;
+        let memref = if on_device {
+            gpu::host_copy(body, &data.memref, &memref_type, data.scalar)
+        } else {
+            data.memref.clone()
+        };
+        let value = body.assign(format!("memref.load {memref}[{index}] : {memref_type}"));
+        if on_device {
+            body.line(format!("memref.dealloc {memref} : {memref_type}"));
+        }
         convert(body, &value, &data.elem, ty)
     }
 
@@ -857,6 +866,7 @@ fn lower_function<'a>(
         span_frees: HashMap::new(),
     };
     f.body.set_indent(1);
+    f.containers.gpu = f.module.gpu;
     f.containers.float_symbols = symbol_types(sdfg)
         .map_err(|message| Failure { op: sdfg, message })?
         .into_iter()
@@ -938,6 +948,10 @@ impl<'a> Function<'a, '_> {
             let mut data = Data::new(arg.name.clone(), memref, layout);
             data.base = base;
             data.shared = shared;
+            if !nested && self.module.gpu && !data.gpu_global {
+                // The caller's memory: kernels cannot reach it.
+                data.host_only = true;
+            }
             if let Some((gpu_global, host_only)) =
                 self.module.argument_residences.remove(&data.name)
             {
@@ -1254,7 +1268,10 @@ impl<'a> Function<'a, '_> {
         if !whole || !initialization::written_before_read(self.sdfg, alloc, &layout) {
             self.zero_fill(&memref, &layout.elem, layout.scalar);
         }
-        Ok(Data::new(name, memref, layout))
+        let mut data = Data::new(name, memref, layout);
+        // Host memory, which kernels cannot reach.
+        data.host_only |= self.module.gpu;
+        Ok(data)
     }
 
     /// [`Self::allocate_container`] of a `GPU_Global` transient in host
