@@ -1386,7 +1386,11 @@ impl<'a> Function<'a, '_> {
         env: &HashMap<String, String>,
         parallel: &[String],
     ) -> Result<'a, ()> {
-        if self.module.gpu && !self.module.in_kernel && super::gpu::on_gpu(nested) {
+        if self.module.gpu
+            && !self.module.in_kernel
+            && super::gpu::on_gpu(nested)
+            && !self.launches_its_maps(nested)?
+        {
             return self
                 .single_thread_kernel(nested, |f| f.lower_nested_call(nested, env, parallel));
         }

@@ -776,6 +776,62 @@ impl<'a> Function<'a, '_> {
         saved
     }
 
+    /// Whether GPU-scheduled nested SDFG `nested` is better called by the
+    /// host, its maps launched as kernels, than run as a kernel of one
+    /// thread: when it is a sequence of states that hold only maps and
+    /// access nodes of its arguments, all of them arrays in device memory,
+    /// and transients only the maps use (as DaCe's pure expansion of a
+    /// matrix product is). Its maps are then
+    /// inferred to run on the GPU, as top-level maps on GPU data are.
+    pub(super) fn launches_its_maps(&self, nested: Op<'a>) -> Result<'a, bool> {
+        let Some(inner) = nested.region_ops(0).into_iter().find(|o| o.is("sdfg.sdfg")) else {
+            return Ok(false);
+        };
+        let residences = self.argument_residences(nested, inner)?;
+        let arguments: Vec<String> = inner
+            .str_array_attr("arg_names")
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        let all_on_device = inner
+            .region_args(0)
+            .iter()
+            .zip(&arguments)
+            .all(|(arg, name)| {
+                layout(arg.ty()).is_ok_and(|l| !l.scalar)
+                    && residences
+                        .get(name)
+                        .is_some_and(|(gpu_global, _)| *gpu_global)
+            });
+        if !all_on_device {
+            return Ok(false);
+        }
+        let only_maps = inner
+            .region_ops(0)
+            .into_iter()
+            .all(|block| match block.name() {
+                "sdfg.edge" => true,
+                // Transients private to the maps' iterations.
+                "sdfg.alloc" => block.results().iter().all(|r| {
+                    r.uses()
+                        .into_iter()
+                        .all(|(user, _)| user.ancestor("sdfg.map").is_some())
+                }),
+                "sdfg.state" => block.region_ops(0).into_iter().all(|op| match op.name() {
+                    "sdfg.access" => accessed_container(op)
+                        .and_then(container_name)
+                        .is_some_and(|n| arguments.contains(&n)),
+                    "sdfg.map" => op
+                        .attr("schedule")
+                        .and_then(Schedule::from_attr)
+                        .is_none_or(|s| s.name() == "Default" || s.name().starts_with("GPU_")),
+                    _ => false,
+                }),
+                _ => false,
+            });
+        Ok(only_maps)
+    }
+
     /// Writes what `body` writes as a kernel of one thread.
     pub(super) fn single_thread_kernel(
         &mut self,
