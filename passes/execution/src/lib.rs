@@ -63,8 +63,7 @@ pub struct Program {
     engine: MlirExecutionEngine,
     module: MlirModule,
     /// Keeps the context (and its registered dialects) alive.
-    _context: melior::Context,
-    _messages: Box<Messages>,
+    _session: Session,
     /// The called function's interface.
     pub abi: Abi,
     /// The GPU the program's kernels run on (`name (sm_XY)`), if any.
@@ -124,33 +123,15 @@ pub fn cuda_toolkit() -> Option<String> {
 /// Loads `path` and lowers it with `sdfg-lower-to-nvvm` for `chip`, with
 /// no GPU needed: the PTX of each kernel module (`(name, PTX)`).
 pub fn compile_ptx(path: &Path, options: &Options) -> Result<Vec<(String, String)>, String> {
-    sdfg_registry::register_all();
-    let context = sdfg_dialect::create_context();
-    let messages: Box<Messages> = Box::default();
-    // SAFETY: the context outlives the module and the handler's data.
+    let session = Session::new();
+    let ctx = session.context.to_raw();
+    // SAFETY: the session's context outlives the module, destroyed here.
     unsafe {
-        let ctx = context.to_raw();
-        mlirRegisterAllPasses();
-        mlirRegisterAllLLVMTranslations(ctx);
-        mlirContextAttachDiagnosticHandler(
-            ctx,
-            Some(collect),
-            &*messages as *const Messages as *mut c_void,
-            None,
-        );
-        let failure = |what: &str| {
-            let m = messages.lock().map(|m| m.join("\n")).unwrap_or_default();
-            if m.is_empty() {
-                what.to_string()
-            } else {
-                format!("{m}\n{what}")
-            }
-        };
-        let module = parse(ctx, path).map_err(|e| failure(&e))?;
+        let module = parse(ctx, path).map_err(|e| session.failure(&e))?;
         if let Some(pipeline) = &options.pass_pipeline {
             if let Err(e) = run_pipeline(ctx, module, pipeline) {
                 mlirModuleDestroy(module);
-                return Err(failure(&e));
+                return Err(session.failure(&e));
             }
         }
         let chip = options
@@ -163,7 +144,7 @@ pub fn compile_ptx(path: &Path, options: &Options) -> Result<Vec<(String, String
                 .unwrap_or_default()
         });
         mlirModuleDestroy(module);
-        result.map_err(|e| failure(&e))
+        result.map_err(|e| session.failure(&e))
     }
 }
 
@@ -217,44 +198,67 @@ fn lib_dir() -> String {
 /// Loads `path` (`.mlir`, or DaCe's `.sdfg`/`.sdfgz`), lowers it and
 /// JIT-compiles it. Errors carry MLIR's diagnostics with their locations.
 pub fn compile(path: &Path, options: &Options) -> Result<Program, String> {
-    sdfg_registry::register_all();
-    let context = sdfg_dialect::create_context();
-    let messages: Box<Messages> = Box::default();
+    let session = Session::new();
+    let ctx = session.context.to_raw();
     // SAFETY: the context outlives the module, the engine and the handler's
     // data, which `Program` owns together.
     unsafe {
-        let ctx = context.to_raw();
-        mlirRegisterAllPasses();
-        mlirRegisterAllLLVMTranslations(ctx);
-        mlirContextAttachDiagnosticHandler(
-            ctx,
-            Some(collect),
-            &*messages as *const Messages as *mut c_void,
-            None,
-        );
-        let failure = |what: &str| {
-            let m = messages.lock().map(|m| m.join("\n")).unwrap_or_default();
-            if m.is_empty() {
-                what.to_string()
-            } else {
-                format!("{m}\n{what}")
-            }
-        };
-        let module = parse(ctx, path).map_err(|e| failure(&e))?;
-        let result = lower_and_jit(ctx, module, options);
-        match result {
+        let module = parse(ctx, path).map_err(|e| session.failure(&e))?;
+        match lower_and_jit(ctx, module, options) {
             Ok((engine, abi, gpu)) => Ok(Program {
                 engine,
                 module,
-                _context: context,
-                _messages: messages,
+                _session: session,
                 abi,
                 gpu,
             }),
             Err(e) => {
                 mlirModuleDestroy(module);
-                Err(failure(&e))
+                Err(session.failure(&e))
             }
+        }
+    }
+}
+
+/// A context with every dialect, pass and translation registered, whose
+/// diagnostics are collected for the error messages.
+struct Session {
+    context: melior::Context,
+    messages: Box<Messages>,
+}
+
+impl Session {
+    fn new() -> Session {
+        sdfg_registry::register_all();
+        let context = sdfg_dialect::create_context();
+        let messages: Box<Messages> = Box::default();
+        // SAFETY: the handler's data is boxed and lives as long as the
+        // context, which the session owns with it.
+        unsafe {
+            let ctx = context.to_raw();
+            mlirRegisterAllPasses();
+            mlirRegisterAllLLVMTranslations(ctx);
+            mlirContextAttachDiagnosticHandler(
+                ctx,
+                Some(collect),
+                &*messages as *const Messages as *mut c_void,
+                None,
+            );
+        }
+        Session { context, messages }
+    }
+
+    /// `what`, after the diagnostics collected so far.
+    fn failure(&self, what: &str) -> String {
+        let m = self
+            .messages
+            .lock()
+            .map(|m| m.join("\n"))
+            .unwrap_or_default();
+        if m.is_empty() {
+            what.to_string()
+        } else {
+            format!("{m}\n{what}")
         }
     }
 }

@@ -545,10 +545,7 @@ impl<'a> Function<'a, '_> {
                     .assign(format!("arith.cmpi sgt, {e}, {zero} : index")),
             );
         }
-        let all = nonempty
-            .into_iter()
-            .reduce(|a, b| self.body.assign(format!("arith.andi {a}, {b} : i1")))
-            .unwrap_or_default();
+        let all = self.all_of(nonempty);
         self.body.open(format!("scf.if {all}"));
         let shared = self.workgroup_transients(map)?;
         let ids: Vec<String> = (0..12).map(|_| self.body.fresh()).collect();
@@ -588,8 +585,7 @@ impl<'a> Function<'a, '_> {
             };
             self.containers.by_name.insert(name.clone(), data);
         }
-        let outside = self.bind_by_value(&by_value);
-        let saved = self.rebind_values(map.region_args(0), &outside);
+        let bindings = self.bind_by_value(&by_value, map.region_args(0));
         // The iteration of this thread along each dimension.
         let mut inside = Vec::new();
         for d in 0..3 {
@@ -612,32 +608,17 @@ impl<'a> Function<'a, '_> {
         }
         let guarded = !inside.is_empty();
         if guarded {
-            let all = inside
-                .into_iter()
-                .reduce(|a, b| self.body.assign(format!("arith.andi {a}, {b} : i1")))
-                .unwrap_or_default();
+            let all = self.all_of(inside);
             self.body.open(format!("scf.if {all}"));
         }
         let k_of = dimension_indices(&counts, "__gpu_");
-        let mut values = Vec::new();
-        for (r, k) in ranges.iter().zip(&k_of) {
-            let value = Expr::add(&r.start, &Expr::mul(k, &r.step));
-            values.push(self.emit_int(map, &env, &value)?);
-        }
-        for (param, value) in params.iter().zip(values) {
-            env.insert(param.to_string(), value);
-        }
+        self.bind_iterations(map, &mut env, params, ranges, &k_of)?;
         let parallel: Vec<String> = params.iter().map(|p| p.to_string()).collect();
         self.module.in_kernel = true;
         let lowered = self.lower_scope_body(map, &mut env, &parallel);
         self.module.in_kernel = false;
         lowered?;
-        for data in outside {
-            self.containers.by_name.insert(data.name.clone(), data);
-        }
-        for (value, lowered) in saved {
-            self.values.insert(value, lowered);
-        }
+        self.restore(bindings);
         for (name, _, _) in &shared {
             if let Some(d) = self.containers.by_name.get_mut(name) {
                 d.memref.clear();
@@ -718,62 +699,87 @@ impl<'a> Function<'a, '_> {
         Ok(found)
     }
 
-    /// Binds each host scalar to a copy of its value in the kernel;
-    /// returns the bindings to restore after it.
-    fn bind_by_value(&mut self, by_value: &[(Data, String)]) -> Vec<Data> {
-        let mut outside = Vec::new();
+    /// Binds each host scalar of `by_value` to a copy of its value in the
+    /// kernel being written, as a container and where one of `values`
+    /// holds it; returns what to restore after the kernel.
+    fn bind_by_value(&mut self, by_value: &[(Data, String)], values: Vec<Val<'a>>) -> Bindings<'a> {
+        let mut bindings = Bindings {
+            containers: Vec::new(),
+            values: Vec::new(),
+        };
+        let mut inside = Vec::new();
         for (data, value) in by_value {
             let ty = data.memref_type();
             let cell = self.body.assign(format!("memref.alloca() : {ty}"));
             self.body
                 .line(format!("memref.store {value}, {cell}[] : {ty}"));
-            self.containers.by_name.insert(
-                data.name.clone(),
-                Data {
-                    memref: cell,
-                    host_only: false,
-                    ..data.clone()
-                },
-            );
-            outside.push(data.clone());
+            let bound = Data {
+                memref: cell,
+                host_only: false,
+                ..data.clone()
+            };
+            let before = self
+                .containers
+                .by_name
+                .insert(data.name.clone(), bound.clone());
+            bindings.containers.push((data.name.clone(), before));
+            inside.push(bound);
         }
-        outside
-    }
-
-    /// Rebinds the dataflow values among `values` that hold one of the
-    /// host scalars `outside` (the bindings before [`Self::bind_by_value`])
-    /// to its copy in the kernel; returns the bindings to restore.
-    fn rebind_values(&mut self, values: Vec<Val<'a>>, outside: &[Data]) -> Vec<(Val<'a>, Lowered)> {
-        let inside: Vec<Data> = outside
-            .iter()
-            .filter_map(|d| self.containers.by_name.get(&d.name).cloned())
-            .collect();
-        self.rebind_to(values, outside, &inside)
-    }
-
-    /// Rebinds each of `values` that holds `from[i]` to `to[i]`; returns
-    /// the bindings to restore.
-    fn rebind_to(
-        &mut self,
-        values: Vec<Val<'a>>,
-        from: &[Data],
-        to: &[Data],
-    ) -> Vec<(Val<'a>, Lowered)> {
-        let mut saved = Vec::new();
         for value in values {
             let Some(Lowered::Data(d)) = self.values.get(&value).cloned() else {
                 continue;
             };
-            let Some(k) = from
+            let held = by_value
                 .iter()
-                .position(|o| o.name == d.name && o.memref == d.memref)
-            else {
-                continue;
-            };
-            self.values.insert(value, Lowered::Data(to[k].clone()));
-            saved.push((value, Lowered::Data(d)));
+                .position(|(o, _)| o.name == d.name && o.memref == d.memref);
+            if let Some(k) = held {
+                self.values.insert(value, Lowered::Data(inside[k].clone()));
+                bindings.values.push((value, Lowered::Data(d)));
+            }
         }
-        saved
+        bindings
+    }
+
+    /// Undoes [`Self::bind_by_value`].
+    fn restore(&mut self, bindings: Bindings<'a>) {
+        for (name, before) in bindings.containers {
+            match before {
+                Some(data) => self.containers.by_name.insert(name, data),
+                None => self.containers.by_name.remove(&name),
+            };
+        }
+        for (value, lowered) in bindings.values {
+            self.values.insert(value, lowered);
+        }
+    }
+
+    /// The conjunction of `conditions` (`i1` values).
+    fn all_of(&mut self, conditions: Vec<String>) -> String {
+        conditions
+            .into_iter()
+            .reduce(|a, b| self.body.assign(format!("arith.andi {a}, {b} : i1")))
+            .unwrap_or_default()
+    }
+
+    /// Binds each parameter of `map` to `start + k * step` of its range,
+    /// with `k` its iteration number (of `k_of`, over the GPU indices).
+    fn bind_iterations(
+        &mut self,
+        map: Op<'a>,
+        env: &mut HashMap<String, String>,
+        params: &[&str],
+        ranges: &[Range],
+        k_of: &[Expr],
+    ) -> Result<'a, ()> {
+        let mut values = Vec::new();
+        for (r, k) in ranges.iter().zip(k_of) {
+            let value = Expr::add(&r.start, &Expr::mul(k, &r.step));
+            values.push(self.emit_int(map, env, &value)?);
+        }
+        for (param, value) in params.iter().zip(values) {
+            env.insert(param.to_string(), value);
+        }
+        Ok(())
     }
 
     /// Whether GPU-scheduled nested SDFG `nested` is better called by the
@@ -846,34 +852,15 @@ impl<'a> Function<'a, '_> {
             ids[0], ids[1], ids[2], ids[3], ids[4], ids[5], ids[6], ids[7], ids[8], ids[9], ids[10], ids[11],
         ));
         // The scalars' values, bound where the call reads its inputs.
-        let mut outside = Vec::new();
-        for (data, value) in &by_value {
-            let ty = data.memref_type();
-            let cell = self.body.assign(format!("memref.alloca() : {ty}"));
-            self.body
-                .line(format!("memref.store {value}, {cell}[] : {ty}"));
-            outside.push((data.clone(), cell));
-        }
-        let sources: Vec<Val<'a>> = incoming_edges(nested)
+        let sources = incoming_edges(nested)
             .into_iter()
             .map(|e| e.source)
             .collect();
-        let bound: Vec<Data> = outside
-            .iter()
-            .map(|(data, cell)| Data {
-                memref: cell.clone(),
-                host_only: false,
-                ..data.clone()
-            })
-            .collect();
-        let originals: Vec<Data> = outside.into_iter().map(|(d, _)| d).collect();
-        let saved = self.rebind_to(sources, &originals, &bound);
+        let bindings = self.bind_by_value(&by_value, sources);
         self.module.in_kernel = true;
         let lowered = body(self);
         self.module.in_kernel = false;
-        for (source, lowered) in saved {
-            self.values.insert(source, lowered);
-        }
+        self.restore(bindings);
         lowered?;
         self.body.line("gpu.terminator");
         self.body.close("");
@@ -905,20 +892,10 @@ impl<'a> Function<'a, '_> {
             );
             env.insert(format!("__gpu_t{}", DIMS[d]), k);
         }
-        let all = inside
-            .into_iter()
-            .reduce(|a, b| self.body.assign(format!("arith.andi {a}, {b} : i1")))
-            .unwrap_or_default();
+        let all = self.all_of(inside);
         self.body.open(format!("scf.if {all}"));
         let k_of = thread_indices(&counts);
-        let mut values = Vec::new();
-        for (r, k) in ranges.iter().zip(&k_of) {
-            let value = Expr::add(&r.start, &Expr::mul(k, &r.step));
-            values.push(self.emit_int(map, &env, &value)?);
-        }
-        for (param, value) in params.iter().zip(values) {
-            env.insert(param.to_string(), value);
-        }
+        self.bind_iterations(map, &mut env, params, ranges, &k_of)?;
         let mut inner_parallel = parallel.to_vec();
         inner_parallel.extend(params.iter().map(|p| p.to_string()));
         self.lower_scope_body(map, &mut env, &inner_parallel)?;
@@ -969,6 +946,13 @@ pub(super) fn host_copy(body: &mut Body, memref: &str, ty: &str, scalar: bool) -
     let host = host_buffer(body, memref, ty, scalar);
     device_memcpy(body, &host, memref, ty);
     host
+}
+
+/// What a kernel's by-value bindings replaced: containers by name (with
+/// their bindings before, if any) and dataflow values.
+pub(super) struct Bindings<'a> {
+    containers: Vec<(String, Option<Data>)>,
+    values: Vec<(Val<'a>, Lowered)>,
 }
 
 /// The program's `GPU_Global` arguments, moved to the device at entry.
