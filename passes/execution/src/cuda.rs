@@ -12,7 +12,8 @@
 //! The host code loads a kernel's module before each launch and unloads it
 //! after; loading JIT-compiles the PTX, so modules are kept by the address
 //! of their PTX (a constant of the compiled program) until
-//! [`forget_modules`].
+//! [`forget_modules`]. It also creates and destroys a stream around every
+//! GPU operation; destroyed streams are kept and handed out again.
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::sync::{Mutex, OnceLock};
@@ -352,10 +353,18 @@ unsafe extern "C" fn mgpu_launch_kernel(
     check(d, "cuLaunchKernel", r);
 }
 
+/// Streams the compiled code has destroyed, kept for the next it creates:
+/// the host code takes a fresh stream for every GPU operation and waits
+/// for it at once, so a returned stream is idle.
+static STREAMS: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
 unsafe extern "C" fn mgpu_stream_create() -> Handle {
     let Some(d) = ready() else {
         return std::ptr::null_mut();
     };
+    if let Some(stream) = STREAMS.lock().ok().and_then(|mut s| s.pop()) {
+        return stream as Handle;
+    }
     let mut stream = std::ptr::null_mut();
     // CU_STREAM_NON_BLOCKING is not used: the legacy default stream orders
     // these streams with every other GPU call, as the program's order does.
@@ -364,8 +373,16 @@ unsafe extern "C" fn mgpu_stream_create() -> Handle {
 }
 
 unsafe extern "C" fn mgpu_stream_destroy(stream: Handle) {
-    if let Some(d) = ready() {
-        check(d, "cuStreamDestroy", (d.stream_destroy)(stream));
+    if stream.is_null() {
+        return;
+    }
+    match STREAMS.lock() {
+        Ok(mut streams) if streams.len() < 64 => streams.push(stream as usize),
+        _ => {
+            if let Some(d) = ready() {
+                check(d, "cuStreamDestroy", (d.stream_destroy)(stream));
+            }
+        }
     }
 }
 
