@@ -1008,3 +1008,83 @@ fn block_size<'a>(map: Op<'a>, rank: usize) -> Result<'a, [i64; 3]> {
     }
     Ok(sizes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sdfg_symbolic::Value;
+    use std::collections::{BTreeSet, HashMap};
+
+    fn value(e: &Expr, env: &HashMap<String, i64>) -> i64 {
+        match e.evaluate(env) {
+            Ok(Value::Int(v)) => v,
+            other => panic!("{e} does not evaluate: {other:?}"),
+        }
+    }
+
+    /// Every point of the index space along x, y and z maps to a distinct
+    /// iteration, and every iteration is reached: the layouts cover a map
+    /// exactly, for one to five parameters.
+    #[test]
+    fn gpu_layouts_cover_each_iteration_once() {
+        for counts in [
+            vec![7],
+            vec![3, 5],
+            vec![2, 3, 4],
+            vec![2, 3, 2, 5],
+            vec![2, 1, 3, 2, 2],
+        ] {
+            let exprs: Vec<Expr> = counts.iter().map(|&c| Expr::int(c)).collect();
+            let total: i64 = counts.iter().product();
+            type Layout = fn(&[Expr]) -> ([Expr; 3], Vec<Expr>, &'static str);
+            let layouts: [Layout; 2] = [
+                |c| {
+                    (
+                        dimension_extents(c),
+                        dimension_indices(c, "__gpu_"),
+                        "__gpu_",
+                    )
+                },
+                |c| (thread_extents(c), thread_indices(c), "__gpu_t"),
+            ];
+            for layout in layouts {
+                let (extents, indices, prefix) = layout(&exprs);
+                let env = HashMap::new();
+                let sizes: Vec<i64> = extents.iter().map(|e| value(e, &env)).collect();
+                assert_eq!(sizes.iter().product::<i64>(), total, "{counts:?}");
+                let mut seen = BTreeSet::new();
+                for x in 0..sizes[0] {
+                    for y in 0..sizes[1] {
+                        for z in 0..sizes[2] {
+                            let env: HashMap<String, i64> = [("x", x), ("y", y), ("z", z)]
+                                .into_iter()
+                                .map(|(d, v)| (format!("{prefix}{d}"), v))
+                                .collect();
+                            let point: Vec<i64> = indices.iter().map(|k| value(k, &env)).collect();
+                            for (k, c) in point.iter().zip(&counts) {
+                                assert!((0..*c).contains(k), "{counts:?}: {point:?}");
+                            }
+                            assert!(seen.insert(point), "{counts:?}: a point twice");
+                        }
+                    }
+                }
+                assert_eq!(seen.len() as i64, total, "{counts:?}");
+            }
+        }
+    }
+
+    /// Thread-block maps of more than three parameters lie along x alone
+    /// (a block allows only 64 threads along z).
+    #[test]
+    fn wide_thread_blocks_lie_along_x() {
+        let counts: Vec<Expr> = [64, 2, 2, 2].iter().map(|&c| Expr::int(c)).collect();
+        let env = HashMap::new();
+        let sizes: Vec<i64> = thread_extents(&counts)
+            .iter()
+            .map(|e| value(e, &env))
+            .collect();
+        assert_eq!(sizes, vec![512, 1, 1]);
+        assert_eq!(default_block(1), [256, 1, 1]);
+        assert_eq!(default_block(3), [32, 8, 1]);
+    }
+}
