@@ -350,3 +350,21 @@ sdfg.sdfg @uninitialized_transient(%B: !sdfg.scalar<f64> as "B") {
     %b = sdfg.access %B writes(%u["0"] : f64) : !sdfg.scalar<f64>
   }
 }
+
+// -----
+
+// Names must be identifiers, as DaCe's `validate_name` has them.
+// expected-error @+1 {{'sdfg.sdfg' op has an argument with the invalid name `2A`}}
+sdfg.sdfg @names(%A: !sdfg.array<f64 ["4"]> as "2A") {
+  // expected-error @+1 {{'sdfg.alloc' op declares a container with the invalid name `t-mp`}}
+  %t = sdfg.alloc "t-mp" : !sdfg.array<f64 ["4"]>
+  // expected-error @+1 {{'sdfg.alloc' op declares `r` both persistent or external and in Register storage}}
+  %r = sdfg.alloc "r" lifetime Persistent : !sdfg.array<f64 ["4"] storage Register>
+  // expected-error @+1 {{'sdfg.state' op has the invalid name `bad state`}}
+  sdfg.state @"bad state" {
+  }
+  sdfg.state @s {
+  }
+  // expected-error @+1 {{'sdfg.edge' op assigns the invalid symbol name `None`}}
+  sdfg.edge @"bad state" -> @s assign("None" = "1")
+}

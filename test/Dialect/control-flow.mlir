@@ -7,11 +7,11 @@
 // The SDFG prints its arguments with their DaCe names, its symbols and
 // extra attributes such as constants; arguments take their DaCe names.
 // CHECK-LABEL: sdfg.sdfg @signature
-// CHECK-SAME: (%A: !sdfg.array<f64 ["N"]> as "A", %x_1: !sdfg.scalar<f32> as "x 1")
+// CHECK-SAME: (%A: !sdfg.array<f64 ["N"]> as "A", %x.y: !sdfg.scalar<f32> as "x.y")
 // CHECK-SAME: symbols {M = i32, N = i64, k = index}
 // CHECK-SAME: attributes {constants = {C = 3 : i64}}
 // CHECK-NEXT: sdfg.state @start {
-sdfg.sdfg @signature(%A: !sdfg.array<f64 ["N"]> as "A", %x: !sdfg.scalar<f32> as "x 1")
+sdfg.sdfg @signature(%A: !sdfg.array<f64 ["N"]> as "A", %x: !sdfg.scalar<f32> as "x.y")
     symbols {N = i64, M = i32, k = index} attributes {constants = {C = 3 : i64}} {
   sdfg.state @start {
   }

@@ -52,7 +52,7 @@ use sdfg_dialect::{
     incoming_edges,
     ir::{Op, Val},
     layout::layout,
-    memlet_at, memlet_slot, Container, ContainerKind, EdgeRole, Wcr,
+    memlet_at, memlet_slot, Container, ContainerKind, EdgeRole, Lifetime, Wcr,
 };
 use sdfg_symbolic::parse_subset;
 use std::collections::HashSet;
@@ -148,6 +148,7 @@ fn validate_sdfg(sdfg: Op<'_>, reporter: &mut Reporter) {
         .collect();
 
     check_symbols(sdfg, &symbols, &containers, reporter);
+    check_names(sdfg, &ops, reporter);
     for op in ops {
         match op.name() {
             "sdfg.edge" => {
@@ -179,6 +180,68 @@ fn validate_sdfg(sdfg: Op<'_>, reporter: &mut Reporter) {
                 check_input_only_writes(op, sdfg, reporter);
             }
             _ => {}
+        }
+    }
+}
+
+/// Whether `name` is a name DaCe accepts (`dtypes.validate_name`): dotted
+/// identifiers, not `True`, `False` or `None`.
+fn valid_name(name: &str) -> bool {
+    !matches!(name, "" | "True" | "False" | "None")
+        && name.split('.').all(|token| {
+            let mut chars = token.chars();
+            chars
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+}
+
+/// DaCe's name checks: the SDFG's, its containers', its blocks' and the
+/// symbols its inter-state edges assign must be identifiers; a persistent
+/// or external container cannot be a register.
+fn check_names(sdfg: Op<'_>, ops: &[Op<'_>], reporter: &mut Reporter) {
+    if let Some(name) = sdfg.symbol_name().filter(|n| !valid_name(n)) {
+        reporter.error(sdfg, format!("has the invalid name `{name}`"));
+    }
+    for name in sdfg.str_array_attr("arg_names") {
+        if !valid_name(name) {
+            reporter.error(
+                sdfg,
+                format!("has an argument with the invalid name `{name}`"),
+            );
+        }
+    }
+    for op in ops {
+        if op.is("sdfg.alloc") {
+            let name = op.str_attr("name").unwrap_or_default();
+            if !valid_name(name) {
+                reporter.error(
+                    *op,
+                    format!("declares a container with the invalid name `{name}`"),
+                );
+            }
+            let lifetime = op.attr("lifetime").and_then(Lifetime::from_attr);
+            let register =
+                layout(op.results()[0].ty()).is_ok_and(|l| l.storage.name() == "Register");
+            if register && lifetime.is_some_and(|l| matches!(l.name(), "Persistent" | "External")) {
+                reporter.error(
+                    *op,
+                    format!(
+                        "declares `{name}` both persistent or external and in Register storage"
+                    ),
+                );
+            }
+        } else if op.is("sdfg.edge") {
+            for name in op.str_array_attr("assign_names") {
+                if !valid_name(name) {
+                    reporter.error(*op, format!("assigns the invalid symbol name `{name}`"));
+                }
+            }
+        } else if matches!(op.name(), "sdfg.state" | "sdfg.loop" | "sdfg.conditional") {
+            if let Some(name) = op.symbol_name().filter(|n| !valid_name(n)) {
+                reporter.error(*op, format!("has the invalid name `{name}`"));
+            }
         }
     }
 }
