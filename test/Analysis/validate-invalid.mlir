@@ -368,3 +368,20 @@ sdfg.sdfg @names(%A: !sdfg.array<f64 ["4"]> as "2A") {
   // expected-error @+1 {{'sdfg.edge' op assigns the invalid symbol name `None`}}
   sdfg.edge @"bad state" -> @s assign("None" = "1")
 }
+
+// -----
+
+// DaCe's graph checks: no access node without edges, no block that no
+// inter-state edge reaches when there are several.
+sdfg.sdfg @graph(%A: !sdfg.array<f64 ["4"]> as "A") {
+  sdfg.state @s {
+    // expected-error @+1 {{'sdfg.access' op is an isolated access node of `A` (it has no edge)}}
+    %a = sdfg.access %A : !sdfg.array<f64 ["4"]>
+  }
+  sdfg.state @t {
+  }
+  // expected-error @+1 {{'sdfg.state' op `u` is unreachable: no inter-state edge joins it to the other blocks}}
+  sdfg.state @u {
+  }
+  sdfg.edge @s -> @t
+}

@@ -54,3 +54,23 @@ sdfg.sdfg @keep_live_and_effectful_writes(%B: !sdfg.array<f64 ["1"]> as "B") {
   }
   sdfg.edge @s -> @e if "flag > 0"
 }
+
+// -----
+
+// An access node with no edge goes, even of an argument (DaCe's validation
+// rejects isolated nodes); one that is written stays.
+// CHECK-LABEL: sdfg.sdfg @isolated
+// CHECK: sdfg.state @s {
+// CHECK-NEXT: sdfg.tasklet
+// CHECK: sdfg.access %B writes
+// CHECK-NOT: sdfg.access
+sdfg.sdfg @isolated(%A: !sdfg.array<f64 ["4"]> as "A", %B: !sdfg.array<f64 ["4"]> as "B") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4"]>
+    %t = sdfg.tasklet "one" outs("o" : f64) {
+      %c = arith.constant 1.0 : f64
+      sdfg.yield %c : f64
+    }
+    %b = sdfg.access %B writes(%t["0"] : f64) : !sdfg.array<f64 ["4"]>
+  }
+}

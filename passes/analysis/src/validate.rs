@@ -84,10 +84,69 @@ pub fn validate(root: Op<'_>) -> Result<(), usize> {
     }
     for sdfg in sdfgs {
         validate_sdfg(sdfg, &mut reporter);
+        check_connectivity(sdfg, &mut reporter);
     }
     match reporter.errors {
         0 => Ok(()),
         n => Err(n),
+    }
+}
+
+/// DaCe's graph checks that the pass makes and the verifier does not (a
+/// pass may leave such a node or block for a later clean-up): an access
+/// node with no edge at all ("Isolated node"), and a block with no
+/// inter-state edge in a region of several blocks ("Unreachable state").
+fn check_connectivity(sdfg: Op<'_>, reporter: &mut Reporter) {
+    for op in own_ops(sdfg) {
+        if op.is("sdfg.access") && op.operands().len() == 1 && op.results()[0].uses().is_empty() {
+            let name = op
+                .operands()
+                .first()
+                .and_then(|c| container_name(*c))
+                .unwrap_or_default();
+            reporter.error(
+                op,
+                format!("is an isolated access node of `{name}` (it has no edge)"),
+            );
+        }
+    }
+    let mut regions = vec![sdfg];
+    regions.extend(own_ops(sdfg).into_iter().filter(|o| {
+        matches!(
+            o.name(),
+            "sdfg.loop" | "sdfg.region" | "sdfg.call_region" | "sdfg.branch"
+        )
+    }));
+    for region in regions {
+        let ops = region.region_ops(0);
+        let blocks: Vec<Op> = ops
+            .iter()
+            .copied()
+            .filter(|o| o.symbol_name().is_some() && !o.is("sdfg.sdfg"))
+            .filter(|o| !matches!(o.name(), "sdfg.alloc" | "sdfg.edge"))
+            .collect();
+        if blocks.len() < 2 {
+            continue;
+        }
+        let mut linked: HashSet<String> = HashSet::new();
+        for edge in ops.iter().filter(|o| o.is("sdfg.edge")) {
+            for end in ["src", "dst"] {
+                if let Some(name) = edge.symbol_ref_attr(end) {
+                    linked.insert(name.to_string());
+                }
+            }
+        }
+        for block in blocks {
+            let name = block.symbol_name().unwrap_or_default();
+            if !linked.contains(name) {
+                reporter.error(
+                    block,
+                    format!(
+                        "`{name}` is unreachable: no inter-state edge joins it to the other blocks"
+                    ),
+                );
+            }
+        }
     }
 }
 

@@ -25,6 +25,7 @@
 //! node none of whose results is used any more and that has no other
 //! effect: tasklets whose bodies are arithmetic, library nodes, maps whose
 //! bodies are such nodes, and access nodes that nothing enters or leaves.
+//! Access nodes with no edge at all go too, whatever their container.
 //! Only whole nodes of a state go (a scope with all it holds, never a
 //! node inside a scope, which would leave the scope a dangling
 //! connector). Tasklets with foreign code or calls, nested SDFGs, consume scopes
@@ -86,6 +87,11 @@ pub fn eliminate_dead_dataflow(root: Op<'_>) -> usize {
                 work.push(user);
             }
         }
+        // Access nodes with no edge at all (an inlined or fused state can
+        // leave them; DaCe's validation rejects them).
+        work.extend(sdfg.descendants().into_iter().filter(|op| {
+            op.is("sdfg.access") && op.operands().len() == 1 && op.results()[0].uses().is_empty()
+        }));
         let mut erased = HashSet::new();
         while let Some(op) = work.pop() {
             if erased.contains(&op) || !removable(op, &mentioned) {
