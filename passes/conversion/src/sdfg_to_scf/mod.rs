@@ -1006,13 +1006,22 @@ impl<'a> Function<'a, '_> {
                         let n = common.iter().zip(chain).take_while(|(a, b)| a == b).count();
                         common.truncate(n);
                     }
-                    if self.module.gpu
-                        && layout(value.ty()).is_ok_and(|l| l.storage.name() == "GPU_Global")
-                    {
-                        // Device memory is allocated by the host, outside
-                        // the kernel that uses it.
-                        if let Some(k) = common.iter().position(|s| gpu::is_kernel(*s)) {
-                            common.truncate(k);
+                    let storage = layout(value.ty())
+                        .map(|l| l.storage.name())
+                        .unwrap_or_default();
+                    if let (true, Some(k)) = (
+                        self.module.gpu,
+                        common.iter().position(|s| gpu::is_kernel(*s)),
+                    ) {
+                        match storage {
+                            // Device memory is allocated by the host,
+                            // outside the kernel that uses it.
+                            "GPU_Global" => common.truncate(k),
+                            // Shared memory belongs to the whole block:
+                            // the kernel's, even if one thread-block map
+                            // alone uses it.
+                            "GPU_Shared" => common.truncate(k + 1),
+                            _ => {}
                         }
                     }
                     match (common.last(), state) {
