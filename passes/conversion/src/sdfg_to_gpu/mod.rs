@@ -22,21 +22,25 @@
 //! | `GPU_Shared` transient of the kernel | workgroup memory (`#gpu.address_space<workgroup>`) |
 //! | transient inside the kernel | thread-private stack memory (constant sizes only) |
 //! | WCR inside the kernel | `memref.atomic_rmw` / `memref.generic_atomic_rmw`, as for parallel CPU loops |
+//! | host scalar read in a kernel | passed by value |
+//! | nested SDFG scheduled on the GPU | its maps launched by the host when it holds only maps over device arrays, else a kernel of one thread |
 //!
 //! Kernels are synchronous, so states run in order and kernels of one state
 //! one after the other (DaCe allows them to overlap; no result depends on
-//! it). Host code that reads or writes device memory, a `GPU_ThreadBlock`
-//! map outside a kernel, a kernel inside a kernel and dynamically sized
-//! memory inside a kernel are diagnostics naming the op.
+//! it). Host code that reads or writes device memory, a kernel that reads
+//! host arrays, a `GPU_ThreadBlock` map outside a kernel, a kernel inside a
+//! kernel and dynamically sized memory inside a kernel are diagnostics
+//! naming the op.
 //!
-//! After the conversion, [`lower_to_nvvm`] outlines the kernels
-//! (`gpu-kernel-outlining`), converts them to NVVM (`convert-gpu-to-nvvm`),
-//! lowers the host side as `sdfg-lower-to-llvm` does plus `gpu-to-llvm`,
-//! and serialises each kernel module to PTX for the chosen `sm_XX` with
-//! LLVM's NVPTX back end (`gpu-module-to-binary{format=isa}`, which links
-//! CUDA's libdevice for math functions when it finds a toolkit). The host
-//! module calls the `mgpu*` runtime functions, which `sdfg-execution`
-//! implements over the CUDA driver API.
+//! After the conversion (library nodes are expanded first),
+//! [`lower_to_nvvm`] outlines the kernels (`gpu-kernel-outlining`),
+//! converts them to NVVM (`convert-gpu-to-nvvm`) and lowers the host side
+//! as `sdfg-lower-to-llvm` does plus `sdfg-scope-kernel-launches` and
+//! `gpu-to-llvm`; [`serialize_kernels`] then turns each kernel module into
+//! PTX for the chosen `sm_XX` with LLVM's NVPTX back end
+//! (`gpu-module-to-binary{format=isa}`, which links CUDA's libdevice when
+//! given a toolkit). The host module calls the `mgpu*` runtime functions,
+//! which `sdfg-execution` implements over the CUDA driver API.
 
 pub mod launch_scopes;
 
