@@ -2,6 +2,8 @@
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(sdfg-inline-sdfgs,sdfg-validate)' -o /dev/null
 // RUN: sdfg-run %s --set N=9 --seed 4 | FileCheck %s --check-prefix=SAME
 // RUN: sdfg-run %s --set N=9 --seed 4 --pass-pipeline='builtin.module(sdfg-inline-sdfgs)' | FileCheck %s --check-prefix=SAME
+// RUN: sdfg-run %s --function inline_dynamic_range_inputs --set N=9 --seed 4 | FileCheck %s --check-prefix=DYN
+// RUN: sdfg-run %s --function inline_dynamic_range_inputs --set N=9 --seed 4 --pass-pipeline='builtin.module(sdfg-inline-sdfgs)' | FileCheck %s --check-prefix=DYN
 
 // `c[i] = a[i] + 2.5 * b[i]` in a map, through a nested SDFG of scalars:
 // its tasklets read a and b and write the exit directly, the transient
@@ -78,6 +80,54 @@ sdfg.sdfg @inline_row_argument(%A: !sdfg.array<f64 ["N", "N"]> as "A", %B: !sdfg
       }
     }
     %b = sdfg.access %B writes(%n["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// A map whose range bounds are dynamic inputs read from scalar arguments
+// (`j` in `lo:hi`, as DaCe writes CSR rows): inlined, the dynamic inputs
+// read the caller's scalars.
+// DYN: B: <f8[9] checksum -7.2151847219e-1
+// CHECK-LABEL: sdfg.sdfg @inline_dynamic_range_inputs
+// CHECK-NOT: sdfg.nested
+// CHECK: sdfg.map "part" ["j" = "b:e"] ins("a" = %{{.*}}["0:N", dynamic] : !sdfg.array<f64 ["N"]>) dyn("b" = %[[LO:.*]]["0"] : !sdfg.scalar<i64>, "e" = %[[HI:.*]]["0"] : !sdfg.scalar<i64>)
+sdfg.sdfg @inline_dynamic_range_inputs(%A: !sdfg.array<f64 ["N"]> as "A", %B: !sdfg.array<f64 ["N"]> as "B") symbols {N = i64} {
+  %lo = sdfg.alloc "lo" : !sdfg.scalar<i64>
+  %hi = sdfg.alloc "hi" : !sdfg.scalar<i64>
+  sdfg.state @s {
+    %t1 = sdfg.tasklet "one" outs("o" : i64) {
+      %c = arith.constant 1 : i64
+      sdfg.yield %c : i64
+    }
+    %l = sdfg.access %lo writes(%t1["0"] : i64) : !sdfg.scalar<i64>
+    %t2 = sdfg.tasklet "last" outs("o" : i64) {
+      %n = sdfg.sym "N - 2" : i64
+      sdfg.yield %n : i64
+    }
+    %h = sdfg.access %hi writes(%t2["0"] : i64) : !sdfg.scalar<i64>
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    %n = sdfg.nested "rows" ins("a" = %a["0:N"] : !sdfg.array<f64 ["N"]>, "lo" = %l["0"] : !sdfg.scalar<i64>, "hi" = %h["0"] : !sdfg.scalar<i64>) outs("b" : !sdfg.array<f64 ["N"]>) symbols("N" = "N") {
+      sdfg.sdfg @rows(%ia: !sdfg.array<f64 ["N"]> as "a", %ilo: !sdfg.scalar<i64> as "lo", %ihi: !sdfg.scalar<i64> as "hi", %ib: !sdfg.array<f64 ["N"]> as "b") symbols {N = i64} {
+        sdfg.state @only {
+          %ra = sdfg.access %ia : !sdfg.array<f64 ["N"]>
+          %rl = sdfg.access %ilo : !sdfg.scalar<i64>
+          %rh = sdfg.access %ihi : !sdfg.scalar<i64>
+          %m = sdfg.map "part" ["j" = "b:e"] ins("a" = %ra["0:N", dynamic] : !sdfg.array<f64 ["N"]>)
+              dyn("b" = %rl["0"] : !sdfg.scalar<i64>, "e" = %rh["0"] : !sdfg.scalar<i64>) outs("b" : !sdfg.array<f64 ["N"]>) {
+          ^bb0(%ain: !sdfg.array<f64 ["N"]>, %bb: !sdfg.scalar<i64>, %ee: !sdfg.scalar<i64>):
+            %o = sdfg.tasklet "neg" ins("x" = %ain["j"] : !sdfg.array<f64 ["N"]>) outs("y" : f64) {
+            ^bb0(%x: f64):
+              %r = arith.negf %x : f64
+              sdfg.yield %r : f64
+            }
+            sdfg.exit("b" = %o["j"] : f64)
+          }
+          %w = sdfg.access %ib writes(%m["0:N", dynamic] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+        }
+      }
+    }
+    %b = sdfg.access %B writes(%n["0:N", dynamic] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
   }
 }
 

@@ -2,6 +2,8 @@
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(sdfg-view-elimination,sdfg-validate)' -o /dev/null
 // RUN: sdfg-run %s --set N=9 --seed 5 | FileCheck %s --check-prefix=SAME
 // RUN: sdfg-run %s --set N=9 --seed 5 --pass-pipeline='builtin.module(sdfg-view-elimination)' | FileCheck %s --check-prefix=SAME
+// RUN: sdfg-run %s --function row_times_matrix_through_removed_view --set N=5 --set K=3 --seed 5 | FileCheck %s --check-prefix=MM
+// RUN: sdfg-run %s --function row_times_matrix_through_removed_view --set N=5 --set K=3 --seed 5 --pass-pipeline='builtin.module(sdfg-view-elimination)' | FileCheck %s --check-prefix=MM
 
 // `B[0:N-2] = A[1:N-1] + 1` through a view of A: the map reads A, its
 // memlets moved by the view's offset, and the view node goes.
@@ -160,4 +162,40 @@ sdfg.sdfg @drop_the_new_axis_of_a_view(%r: !sdfg.array<f64 ["N"]> as "r", %B: !s
     }
     %b = sdfg.access %B writes(%m["0:N, 0:M"] : !sdfg.array<f64 ["N", "M"]>) : !sdfg.array<f64 ["N", "M"]>
   }
+}
+
+// -----
+
+// A row of A, as a view, times a matrix: the MatMul reads `A[2, 0:N]`,
+// whose squeezed shape is the view's, so the view goes (DaCe's
+// RemoveSliceView keeps every view a library node reads). The Reduce,
+// whose axes count the view's dimensions, keeps its view.
+// MM: y: <f8[5] checksum 7.5745253858e0
+// MM: s: <f8[1] checksum 3.2549218577e0
+// CHECK-LABEL: sdfg.sdfg @row_times_matrix_through_removed_view
+// CHECK: %[[A:.*]] = sdfg.access %A
+// CHECK-NOT: sdfg.access %R
+// CHECK: sdfg.library "mm" "dace.libraries.blas.nodes.matmul.MatMul" ins("_a" = %[[A]]["2, 0:N"] : !sdfg.array<f64 ["K", "N"]>
+// CHECK: sdfg.access %R bind
+// CHECK: sdfg.library "sum" "dace.libraries.standard.nodes.reduce.Reduce" ins("" = %{{.*}}["0:N"] : !sdfg.view<f64 ["N"]>)
+sdfg.sdfg @row_times_matrix_through_removed_view(%A: !sdfg.array<f64 ["K", "N"]> as "A", %M: !sdfg.array<f64 ["N", "N"]> as "M", %y: !sdfg.array<f64 ["N"]> as "y", %s: !sdfg.array<f64 ["1"]> as "s") symbols {K = i64, N = i64} {
+  %R = sdfg.alloc "R" : !sdfg.view<f64 ["N"]>
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["K", "N"]>
+    %r = sdfg.access %R bind(%a["2, 0:N" -> "0:N"] : !sdfg.array<f64 ["K", "N"]>) : !sdfg.view<f64 ["N"]>
+    %m = sdfg.access %M : !sdfg.array<f64 ["N", "N"]>
+    %p = sdfg.library "mm" "dace.libraries.blas.nodes.matmul.MatMul"
+        ins("_a" = %r["0:N"] : !sdfg.view<f64 ["N"]>, "_b" = %m["0:N, 0:N"] : !sdfg.array<f64 ["N", "N"]>)
+        outs("_c" : !sdfg.array<f64 ["N"]>) properties {}
+    %yw = sdfg.access %y writes(%p["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+  sdfg.state @t {
+    %a = sdfg.access %A : !sdfg.array<f64 ["K", "N"]>
+    %r = sdfg.access %R bind(%a["1, 0:N" -> "0:N"] : !sdfg.array<f64 ["K", "N"]>) : !sdfg.view<f64 ["N"]>
+    %red = sdfg.library "sum" "dace.libraries.standard.nodes.reduce.Reduce"
+        ins("" = %r["0:N"] : !sdfg.view<f64 ["N"]>) outs("" : !sdfg.array<f64 ["1"]>)
+        properties {axes = "[0]", wcr = "lambda a, b: a + b", identity = "0"}
+    %sw = sdfg.access %s writes(%red["0"] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>
+  }
+  sdfg.edge @s -> @t
 }

@@ -14,7 +14,36 @@
 use mlir_sys::MlirType;
 use sdfg_dialect::ir::{Op, Val};
 use sdfg_dialect::{memlet_at, set_memlet_at, Memlet};
-use sdfg_symbolic::Embedding;
+use sdfg_symbolic::{parse_subset, Embedding, Subset};
+
+/// Checks that a library node reading `subset` computes the same after
+/// the subset moves through `embedding`. The matrix-product family
+/// (DaCe's `_get_matmul_operands`, and [`sdfg_dialect::library::logical_dims`]
+/// for our expansions) takes an operand's dimensions from its memlet with
+/// the unit ones squeezed out, so a move that only adds or removes unit
+/// dimensions, to a subset with no unit dimension of its own, keeps the
+/// operand's shape (its strides come from the new data, as they must).
+/// Other classes read dimensions by position (a `Reduce`'s axes) and keep
+/// their views, as DaCe's `RemoveSliceView` keeps them all.
+fn squeezes_alike(node: Op<'_>, subset: &str, embedding: &Embedding) -> Result<(), String> {
+    let class = node.str_attr("class_path").unwrap_or_default();
+    if !matches!(
+        class.rsplit('.').next(),
+        Some("MatMul" | "Gemm" | "Gemv" | "Dot" | "Ger")
+    ) {
+        return Err(format!("a read by library node `{class}` cannot move"));
+    }
+    let old = parse_subset(subset).map_err(|e| e.to_string())?;
+    let new = embedding.apply_subset(&old)?;
+    let sizes =
+        |s: &Subset| -> Vec<Option<i64>> { s.ranges().iter().map(|r| r.size().as_int()).collect() };
+    let (old, new) = (sizes(&old), sizes(&new));
+    let kept: Vec<Option<i64>> = new.into_iter().filter(|n| *n != Some(1)).collect();
+    if old.contains(&Some(1)) || kept.len() != old.len() {
+        return Err("a library node's operand would change its squeezed shape".into());
+    }
+    Ok(())
+}
 
 /// Planned memlet changes: (op, operand, new memlet) for operand memlets,
 /// (exit op, entry, new memlet) for scope exits, and the values (scope
@@ -52,10 +81,17 @@ impl<'a> Moves<'a> {
             match user.name() {
                 "sdfg.tasklet" | "sdfg.nested" if operand < user.operand_segment(0).len() => {}
                 "sdfg.access" if operand >= 1 && operand <= user.operand_segment(1).len() => {}
-                "sdfg.map" if operand < user.operand_segment(0).len() => {
+                // Inputs and dynamic range inputs, which are the region's
+                // leading arguments in the same order.
+                "sdfg.map"
+                    if operand < user.operand_segment(0).len() + user.operand_segment(1).len() =>
+                {
                     let arg = user.region_args(0)[operand];
                     self.retype(arg)?;
                     self.reads(arg, embedding)?;
+                }
+                "sdfg.library" if operand < user.operand_segment(0).len() => {
+                    squeezes_alike(user, &memlet.subset, embedding)?;
                 }
                 other => return Err(format!("a read by '{other}' cannot move")),
             }

@@ -23,9 +23,11 @@
 //! `A[k, j]`); the view's end of the binding starts at its origin.
 //! Nothing writes the view node, and it is read only by tasklets, maps
 //! (whose memlet trees move), copies and nested SDFGs (whose input
-//! memlet moves; the argument inside keeps the view's shape). Views that
-//! are written, that reshape their box (a new axis) or that feed library
-//! nodes stay. The data node then merges with the other nodes of its
+//! memlet moves; the argument inside keeps the view's shape) and
+//! matrix-product library nodes whose operand keeps its squeezed shape
+//! (`A_0[0:N]` as `A[r, q, 0:N]`, where DaCe's `RemoveSliceView` keeps
+//! every view a library node reads). Views that are written, that reshape
+//! their box (a new axis) or that feed other library nodes stay. The data node then merges with the other nodes of its
 //! state that read the same data and that nothing enters
 //! ([`merge_twin_sources`]), as the views had made one node each.
 
