@@ -17,6 +17,10 @@
 //! %r = sdfg.tasklet "f" ins("v" = %a["i"] : !sdfg.array<f64 ["N"]>) ...
 //! ```
 //!
+//! Before both, the access nodes of a state that read the same container
+//! and that nothing enters become one ([`merge_twin_sources`]), as DaCe's
+//! `ArrayElimination` merges them.
+//!
 //! Both forms need a transient that lives for one call, with one access
 //! node in the whole SDFG,
 //! whose name no string mentions, joined to the other container by a copy
@@ -40,6 +44,7 @@
 //!   element of the source directly.
 
 use crate::memlet_paths::Moves;
+use crate::view_elimination::merge_twin_sources;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{Op, Val};
 use sdfg_dialect::{memlet_at, rewrite, set_memlet_at, Container, ContainerKind, Memlet, Wcr};
@@ -80,7 +85,14 @@ pub fn eliminate_redundant_arrays(root: Op<'_>) -> usize {
         .chain(root.descendants())
         .filter(|op| op.is("sdfg.sdfg"))
         .collect();
-    let mut removed = 0;
+    // DaCe's ArrayElimination first merges the source nodes of each
+    // container in a state.
+    let mut removed: usize = root
+        .descendants()
+        .into_iter()
+        .filter(|o| o.is("sdfg.state"))
+        .map(merge_twin_sources)
+        .sum();
     for sdfg in sdfgs {
         let mentioned = crate::mentioned_names(sdfg);
         for alloc in sdfg
