@@ -25,8 +25,8 @@
 // CHECK-COUNT-7: sdfg.state
 // CHECK-NOT: sdfg.state
 // CHECK: sdfg.edge @for_6_end -> @if_8_else_11_else_8 if "(not (s > 0))"
-// CHECK: sdfg.edge @for_6_guard -> @for_6_for_6_6 if "(i < N)" assign("s" = "(s + A[i])")
-// CHECK: sdfg.edge @for_6_for_6_6 -> @for_6_guard assign("i" = "(i + 1)")
+// CHECK: sdfg.edge @for_6_guard -> @[[BODY:.*]] if "(i < N)" assign("s" = "(s + A[i])")
+// CHECK: sdfg.edge @[[BODY]] -> @for_6_guard assign("i" = "(i + 1)")
 // CHECK: sdfg.edge @init -> @for_6_guard assign("s" = "0.0", "i" = "0")
 sdfg.sdfg @p1(%A: !sdfg.array<f64 ["N"]> as "A", %B: !sdfg.array<f64 ["N"]> as "B") symbols {N = i32, i = i64} {
   %__tmp1 = sdfg.alloc "__tmp1" : !sdfg.scalar<f64>

@@ -1,5 +1,7 @@
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(sdfg-state-fusion)' | FileCheck %s
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(sdfg-state-fusion,sdfg-validate)' -o /dev/null
+// RUN: sdfg-run %s --function fuse_writes_of_disjoint_parts --set N=6 --seed 3 | FileCheck %s --check-prefix=PARTS
+// RUN: sdfg-run %s --function fuse_writes_of_disjoint_parts --set N=6 --seed 3 --pass-pipeline='builtin.module(sdfg-state-fusion)' | FileCheck %s --check-prefix=PARTS
 
 // A write of a scalar and the next state's read of it become one state:
 // the read node is the node the write went to, so the read is ordered
@@ -39,14 +41,15 @@ sdfg.sdfg @fuse_write_then_read(%B: !sdfg.array<f64 ["1"]> as "B") symbols {N = 
 // -----
 
 // Empty states fuse with their neighbours whatever their edges carry
-// elsewhere: the chain init -> a -> b -> c keeps one state, and the
-// assignment on the last edge stays on the edge that leaves it.
+// elsewhere: the chain init -> a -> b -> guard keeps two states (the
+// start state has no edge in to take an assignment), and the assignment
+// on the last edge moves to the edge into the state it leaves.
 // CHECK-LABEL: sdfg.sdfg @fuse_empty_chain
 // CHECK: sdfg.state @init {
 // CHECK-NEXT: }
-// CHECK-NEXT: sdfg.state @guard
+// CHECK-NEXT: sdfg.state @b
 // CHECK-NOT: sdfg.state
-// CHECK: sdfg.edge @init -> @guard assign("i" = "0")
+// CHECK: sdfg.edge @init -> @b assign("i" = "0")
 sdfg.sdfg @fuse_empty_chain() symbols {i = i64} {
   sdfg.state @init {
   }
@@ -87,6 +90,49 @@ sdfg.sdfg @do_not_fuse_unordered_write_after_read(%A: !sdfg.array<f64 ["1"]> as 
 
 // -----
 
+// Unordered accesses of one container whose subsets provably do not meet
+// do not conflict (DaCe's memlet intersection test): the diagonal element
+// written first and the rest of the row copied and read afterwards fuse.
+// The last state's read of `A[0:2]` then reads the node that `A[0]` was
+// written into, which orders it after that write, and `A[2:N]`, written
+// by an unordered copy, does not meet it: all three states fuse.
+// PARTS: A: <f8[6] checksum 4.0296572252e0
+// PARTS: C: <f8[6, 6] checksum 2.0046803209e1
+// CHECK-LABEL: sdfg.sdfg @fuse_writes_of_disjoint_parts
+// CHECK: sdfg.state @diag {
+// CHECK: sdfg.access %C writes(%{{.*}}["1, 1"] : f64)
+// CHECK: sdfg.access %A writes(%{{.*}}["1, 2:N" -> "2:N"]
+// CHECK: %[[A0:.*]] = sdfg.access %A writes(%{{.*}}["0"] : f64)
+// CHECK: sdfg.access %C writes(%[[A0]]["0:2" -> "0, 0:2"]
+// CHECK-NOT: sdfg.state
+sdfg.sdfg @fuse_writes_of_disjoint_parts(%A: !sdfg.array<f64 ["N"]> as "A", %C: !sdfg.array<f64 ["N", "N"]> as "C") symbols {N = i64} {
+  sdfg.state @diag {
+    %t = sdfg.tasklet "one" outs("o" : f64) {
+      %c = arith.constant 1.0 : f64
+      sdfg.yield %c : f64
+    }
+    %c = sdfg.access %C writes(%t["1, 1"] : f64) : !sdfg.array<f64 ["N", "N"]>
+  }
+  sdfg.state @rest {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    %c = sdfg.access %C writes(%a["2:N" -> "1, 2:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N", "N"]>
+    %a2 = sdfg.access %A writes(%c["1, 2:N" -> "2:N"] : !sdfg.array<f64 ["N", "N"]>) : !sdfg.array<f64 ["N"]>
+    %t = sdfg.tasklet "two" outs("o" : f64) {
+      %c2 = arith.constant 2.0 : f64
+      sdfg.yield %c2 : f64
+    }
+    %a3 = sdfg.access %A writes(%t["0"] : f64) : !sdfg.array<f64 ["N"]>
+  }
+  sdfg.state @last {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    %c = sdfg.access %C writes(%a["0:2" -> "0, 0:2"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N", "N"]>
+  }
+  sdfg.edge @diag -> @rest
+  sdfg.edge @rest -> @last
+}
+
+// -----
+
 // The same overwrite fuses when the data it depends on orders it: the
 // second state computes A from B, which the first state wrote from A, so
 // the read of A comes first along B.
@@ -118,11 +164,12 @@ sdfg.sdfg @fuse_write_after_read_ordered_by_data(%A: !sdfg.array<f64 ["1"]> as "
 
 // Two unordered writes of the same array (write after write) keep their
 // states; so do states joined by a conditional edge, states whose edge
-// assigns a symbol, and a state with two predecessors.
+// assigns a symbol that an edge into the first one assigns too, and a
+// state with two predecessors.
 // CHECK-LABEL: sdfg.sdfg @do_not_fuse
 // CHECK-COUNT-5: sdfg.state
 // CHECK: sdfg.edge @w1 -> @w2
-// CHECK: sdfg.edge @w2 -> @c if "N > 1"
+// CHECK: sdfg.edge @w2 -> @c if "N > 1" assign("k" = "2")
 // CHECK: sdfg.edge @c -> @d assign("k" = "1")
 // CHECK: sdfg.edge @d -> @c
 sdfg.sdfg @do_not_fuse(%A: !sdfg.array<f64 ["1"]> as "A") symbols {N = i64, k = i64} {
@@ -147,7 +194,7 @@ sdfg.sdfg @do_not_fuse(%A: !sdfg.array<f64 ["1"]> as "A") symbols {N = i64, k = 
   sdfg.state @e {
   }
   sdfg.edge @w1 -> @w2
-  sdfg.edge @w2 -> @c if "N > 1"
+  sdfg.edge @w2 -> @c if "N > 1" assign("k" = "2")
   sdfg.edge @c -> @d assign("k" = "1")
   sdfg.edge @d -> @c
   sdfg.edge @w2 -> @e if "N <= 1"
@@ -184,7 +231,8 @@ sdfg.sdfg @fuse_in_loop_body(%A: !sdfg.array<f64 ["10"]> as "A") symbols {i = i6
 
 // An empty state between two edges that carry assignments goes: the edges
 // join, with the first one's condition and both assignments. Where the
-// second edge reads what the first assigns, the state stays.
+// second edge reads what the first assigns, the state stays; so does the
+// assignment after @keep, whose code reads what it assigns.
 // CHECK-LABEL: sdfg.sdfg @absorb_empty_state_between_assignments
 // CHECK: sdfg.state @guard
 // CHECK: sdfg.state @keep
@@ -198,7 +246,7 @@ sdfg.sdfg @absorb_empty_state_between_assignments() symbols {N = i64, i = i64, k
   sdfg.state @between {
   }
   sdfg.state @keep {
-    sdfg.tasklet "side" side_effects code cpp "printf(\"hi\\n\");"
+    sdfg.tasklet "side" side_effects code cpp "printf(\"%ld\\n\", s);"
   }
   sdfg.state @reads {
   }

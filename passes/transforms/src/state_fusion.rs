@@ -34,9 +34,12 @@
 //! that directly, instead of DaCe's catalogue of node patterns:
 //!
 //! 1. **The edge.** `first -> second` is the only edge leaving `first` and
-//!    the only one entering `second`, it is unconditional and assigns
-//!    nothing, both are `sdfg.state`s, and `second` is not where its region
-//!    starts.
+//!    the only one entering `second`, it is unconditional, both are
+//!    `sdfg.state`s, and `second` is not where its region starts. Its
+//!    assignments move onto the edges entering `first` where that changes
+//!    no value anyone reads ([`check_hoist`], DaCe's rule): a
+//!    scalar-to-symbol promotion's `s = A[i]` between two statements then
+//!    no longer keeps them apart.
 //! 2. **Merging reads into the last node.** A node of `second` that only
 //!    reads a container (no edge enters it) becomes the last node of
 //!    `first` that accesses the same container: its readers then come
@@ -52,7 +55,10 @@
 //! 4. **Ordering.** For every container, every effect in `first` must
 //!    reach, along dataflow edges of the merged state, every conflicting
 //!    effect in `second`. Nothing in `second` can reach `first`, so the
-//!    merged graph stays acyclic.
+//!    merged graph stays acyclic. Two effects whose memlets on the
+//!    container provably touch no common element (`corr[i, i]` and
+//!    `corr[i, i+1:M]`) do not conflict, as in DaCe's memlet intersection
+//!    tests; the subsets are compared only when no path orders the two.
 //!
 //! The check walks each state once and searches forward from the
 //! conflicting effects of `first` only; states without common data fuse
@@ -72,9 +78,11 @@
 
 use crate::cfg::{always_true, assignments, machine_owners, Machine};
 use mlir_sys::MlirAttribute;
+use sdfg_analysis::executions::size_assumptions;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{dictionary_entries, Op, Val};
-use sdfg_dialect::{rewrite, underlying_container, Container, ContainerKind};
+use sdfg_dialect::{memlet_at, rewrite, underlying_container, Container, ContainerKind};
+use sdfg_symbolic::{parse_subset, Assumptions, Subset, Tri};
 use std::collections::{HashMap, HashSet};
 
 /// The pass's registration.
@@ -172,15 +180,22 @@ fn fuse_edge<'a>(machine: &mut Machine<'a>, edge: Op<'a>) -> Result<(), String> 
     if machine.in_edges(dst).len() != 1 {
         return Err(format!("`{dst}` has more than one predecessor"));
     }
-    if !always_true(edge.str_attr("condition")) || !edge.str_array_attr("assign_names").is_empty() {
-        return Err(format!(
-            "the edge `{src}` -> `{dst}` has a condition or assignments"
-        ));
+    if !always_true(edge.str_attr("condition")) {
+        return Err(format!("the edge `{src}` -> `{dst}` has a condition"));
     }
     if machine.start == Some(second) {
         return Err(format!("`{dst}` starts its region"));
     }
+    let hoisted = assignments(edge);
+    if !hoisted.is_empty() {
+        check_hoist(machine, &hoisted, src, first)?;
+    }
     let merges = plan(first, second)?;
+    for into in machine.in_edges(src).to_vec() {
+        let mut joined = assignments(into);
+        joined.extend(hoisted.iter().cloned());
+        rewrite::set_assignments(into, &joined);
+    }
     for (read, last) in merges {
         rewrite::replace_all_uses(read.results()[0], last.results()[0]);
         // SAFETY: the node's only result has no uses left, and its handle
@@ -197,6 +212,65 @@ fn fuse_edge<'a>(machine: &mut Machine<'a>, edge: Op<'a>) -> Result<(), String> 
         machine.set_source(out, &src);
     }
     machine.erase_block(&dst);
+    Ok(())
+}
+
+/// Checks that the assignments `hoisted` of the edge leaving `first`
+/// (named `name`) can move onto every edge entering `first`, as DaCe's
+/// `StateFusion` moves them: there are such edges, none of them assigns
+/// or reads a hoisted name or assigns a name the hoisted values read,
+/// `first` does not read a hoisted name, and it writes no container the
+/// values read. The values are then the same one state earlier, and
+/// nothing in `first` sees the new ones.
+fn check_hoist(
+    machine: &Machine<'_>,
+    hoisted: &[(String, String)],
+    name: &str,
+    first: Op<'_>,
+) -> Result<(), String> {
+    let into = machine.in_edges(name);
+    if into.is_empty() {
+        return Err(format!("no edge enters `{name}` to take the assignments"));
+    }
+    let targets: HashSet<&str> = hoisted.iter().map(|(n, _)| n.as_str()).collect();
+    let read: HashSet<String> = hoisted
+        .iter()
+        .flat_map(|(_, v)| crate::identifiers(v))
+        .collect();
+    let used = crate::mention_counts(first);
+    if let Some(n) = targets.iter().find(|n| used.contains_key(**n)) {
+        return Err(format!("`{name}` reads `{n}`, which its edge out assigns"));
+    }
+    for node in first.descendants() {
+        let written = node.is("sdfg.access") && !node.operand_segment(1).is_empty();
+        if let Some(data) = node.operands().first().filter(|_| written) {
+            // A view or reference written may be any container.
+            let indirect = matches!(
+                container_kind(*data),
+                Some(ContainerKind::View | ContainerKind::Reference) | None
+            );
+            if indirect || sdfg_dialect::container_name(*data).is_some_and(|d| read.contains(&d)) {
+                return Err(format!("`{name}` writes data its edge out reads"));
+            }
+        }
+    }
+    for edge in into {
+        let theirs = assignments(*edge);
+        let reads_target = edge
+            .str_attr("condition")
+            .into_iter()
+            .chain(theirs.iter().map(|(_, v)| v.as_str()))
+            .any(|text| crate::identifiers(text).any(|w| targets.contains(w.as_str())));
+        if reads_target
+            || theirs
+                .iter()
+                .any(|(n, _)| targets.contains(n.as_str()) || read.contains(n))
+        {
+            return Err(format!(
+                "an edge into `{name}` assigns or reads what its edge out assigns"
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -500,31 +574,56 @@ fn tops<'a>(state: Op<'a>, index: &mut HashMap<Op<'a>, Op<'a>>) -> Vec<Op<'a>> {
     ops
 }
 
-/// The effects of a state's nodes: per key, the top-level ops that read
-/// (`false`) or write (`true`) it.
+/// One effect: the top-level op that has it, whether it writes, and the
+/// subset of the container it touches where a memlet on the container
+/// itself says so (`None`: possibly all of it).
+#[derive(Clone)]
+struct Effect<'a> {
+    op: Op<'a>,
+    write: bool,
+    subset: Option<Subset>,
+}
+
+/// The effects of a state's nodes, per key.
 fn effects<'a>(
     ops: &[Op<'a>],
     index: &HashMap<Op<'a>, Op<'a>>,
-) -> HashMap<Key<'a>, Vec<(Op<'a>, bool)>> {
-    let mut out: HashMap<Key<'a>, Vec<(Op<'a>, bool)>> = HashMap::new();
+) -> HashMap<Key<'a>, Vec<Effect<'a>>> {
+    let mut out: HashMap<Key<'a>, Vec<Effect<'a>>> = HashMap::new();
     for &top in ops {
         if top.is("sdfg.access") {
             let key = access_key(top);
             let stream = is_stream(top);
+            // Memlets index the node's own container; a view's effects are
+            // on the data it is bound to, in other coordinates.
+            let own = top.operands().first().map(|d| Key::Data(*d)) == Some(key);
+            let subset = |op: Op<'a>, operand: usize, destination: bool| {
+                let memlet = memlet_at(op, operand).filter(|_| own)?;
+                let text = match memlet.other {
+                    Some(other) if destination => other,
+                    _ => memlet.subset,
+                };
+                parse_subset(&text).ok()
+            };
             let entry = out.entry(key).or_default();
-            for write in top.operand_segment(1) {
-                match write.defining_op() {
+            for (k, write) in top.operand_segment(1).into_iter().enumerate() {
+                let op = match write.defining_op() {
                     // A copy happens at its destination node.
-                    Some(source) if source.is("sdfg.access") => entry.push((top, true)),
-                    source => {
-                        if let Some(producer) = source.and_then(|d| index.get(&d)) {
-                            entry.push((*producer, true));
-                        }
-                    }
-                }
+                    Some(source) if source.is("sdfg.access") => top,
+                    source => match source.and_then(|d| index.get(&d)) {
+                        Some(producer) => *producer,
+                        None => continue,
+                    },
+                };
+                let copy = op == top;
+                entry.push(Effect {
+                    op,
+                    write: true,
+                    subset: subset(top, 1 + k, copy),
+                });
             }
             let value = top.results()[0];
-            for (user, _) in value.uses() {
+            for (user, operand) in value.uses() {
                 let reads = sdfg_dialect::incoming_edges(user).iter().any(|e| {
                     e.source == value
                         && !matches!(
@@ -535,7 +634,11 @@ fn effects<'a>(
                 if let (true, Some(reader)) = (reads, index.get(&user)) {
                     // A copy out of the node reads it at the destination
                     // node, which is `reader` itself.
-                    entry.push((*reader, stream));
+                    entry.push(Effect {
+                        op: *reader,
+                        write: stream,
+                        subset: subset(user, operand, false),
+                    });
                 }
             }
             continue;
@@ -547,13 +650,23 @@ fn effects<'a>(
             let written = !inner.operand_segment(1).is_empty() || is_stream(inner);
             let read = !inner.results()[0].uses().is_empty();
             if written || read {
-                out.entry(access_key(inner))
-                    .or_default()
-                    .push((top, written));
+                out.entry(access_key(inner)).or_default().push(Effect {
+                    op: top,
+                    write: written,
+                    subset: None,
+                });
             }
         }
     }
     out
+}
+
+/// Whether two effects provably touch no common element.
+fn disjoint(a: &Effect<'_>, b: &Effect<'_>, asm: &Assumptions) -> bool {
+    match (&a.subset, &b.subset) {
+        (Some(x), Some(y)) => x.intersects(y, asm).ok() == Some(Tri::False),
+        _ => false,
+    }
 }
 
 /// Checks that `second` can follow `first` in one state; returns the
@@ -608,29 +721,40 @@ fn plan<'a>(first: Op<'a>, second: Op<'a>) -> Result<Vec<(Op<'a>, Op<'a>)>, Stri
         }
     }
     let mut reached: HashMap<Op<'a>, HashSet<Op<'a>>> = HashMap::new();
+    // The symbols are the same in both states (the edge assigns
+    // nothing), so subsets compare as they are written.
+    let mut asm: Option<Assumptions> = None;
     for (key, b_list) in &b_effects {
-        let mut candidates: Vec<(Op<'a>, bool)> = Vec::new();
+        let mut candidates: Vec<&Effect<'a>> = Vec::new();
         if *key == Key::Any {
-            candidates.extend(a_effects.values().flatten().copied());
+            candidates.extend(a_effects.values().flatten());
         } else {
             for k in [*key, Key::Any] {
-                candidates.extend(a_effects.get(&k).into_iter().flatten().copied());
+                candidates.extend(a_effects.get(&k).into_iter().flatten());
             }
         }
-        for &(a_op, a_write) in &candidates {
-            for &(b_op, b_write) in b_list {
-                if !(a_write || b_write) {
+        for a in &candidates {
+            for b in b_list {
+                if !(a.write || b.write) {
                     continue;
                 }
                 let set = reached
-                    .entry(a_op)
-                    .or_insert_with(|| reachable(a_op, &successors));
-                if !set.contains(&b_op) {
+                    .entry(a.op)
+                    .or_insert_with(|| reachable(a.op, &successors));
+                if set.contains(&b.op) {
+                    continue;
+                }
+                let asm = asm.get_or_insert_with(|| {
+                    crate::enclosing_sdfg(first)
+                        .map(size_assumptions)
+                        .unwrap_or_default()
+                });
+                if !disjoint(a, b, asm) {
                     return Err(format!(
                         "'{}' of the first state would not be ordered before '{}' of the second, which {} the same data",
-                        a_op.name(),
-                        b_op.name(),
-                        if a_write && b_write { "both write" } else { "read and write" }
+                        a.op.name(),
+                        b.op.name(),
+                        if a.write && b.write { "both write" } else { "read and write" }
                     ));
                 }
             }
