@@ -4,6 +4,8 @@
 // RUN: sdfg-run %s --function propagate_along_a_path --set N=6 --seed 2 --pass-pipeline='builtin.module(sdfg-constant-propagation,sdfg-remove-unused-symbols)' | FileCheck %s --check-prefix=SAME
 // RUN: sdfg-run %s --function propagate_into_loops_and_nested_sdfgs --set N=6 --seed 2 | FileCheck %s --check-prefix=LOOP
 // RUN: sdfg-run %s --function propagate_into_loops_and_nested_sdfgs --set N=6 --seed 2 --pass-pipeline='builtin.module(sdfg-constant-propagation,sdfg-remove-unused-symbols)' | FileCheck %s --check-prefix=LOOP
+// RUN: sdfg-run %s --function propagate_copies_of_changing_symbols --set N=6 --seed 2 | FileCheck %s --check-prefix=COPY
+// RUN: sdfg-run %s --function propagate_copies_of_changing_symbols --set N=6 --seed 2 --pass-pipeline='builtin.module(sdfg-constant-propagation,sdfg-remove-unused-symbols)' | FileCheck %s --check-prefix=COPY
 
 // Constants assigned on the way reach the map range, the memlets, a
 // tasklet's symbol and the next edge's condition (decided: True) (k = N + 1 is known too:
@@ -112,4 +114,42 @@ sdfg.sdfg @propagate_into_loops_and_nested_sdfgs(%B: !sdfg.array<f64 ["N"]> as "
   }
   sdfg.edge @init -> @l assign("t" = "3", "c" = "10")
   sdfg.edge @l -> @after
+}
+
+// -----
+
+// A copy of the loop counter (`s = i`, as DaCe's frontend writes
+// `__sym___tmp0 = i` before each use) holds until the counter changes:
+// the body reads `i` instead of `s`. `t = i` is a copy too, but the
+// counter changes before the body reads it again, and `w = i` is
+// narrower than `i`: the body reads both as they are. The latch's edge
+// `u = s` reads the copy, whose value `i` that edge assigns: it stays.
+// COPY: B: <f8[6] checksum 2.5000000000e1
+// CHECK-LABEL: sdfg.sdfg @propagate_copies_of_changing_symbols
+// CHECK: sdfg.sym "t + w" : f64
+// CHECK: writes(%{{.*}}["i"]
+// CHECK: sdfg.edge @latch -> @guard assign("i" = "i + 1", "u" = "s")
+// CLEAN-LABEL: sdfg.sdfg @propagate_copies_of_changing_symbols
+// CLEAN: sdfg.edge @guard -> @body if "i < N" assign("w" = "i")
+sdfg.sdfg @propagate_copies_of_changing_symbols(%B: !sdfg.array<f64 ["N"]> as "B") symbols {N = i64, i = i64, s = i64, t = i64, u = i64, w = i32} {
+  sdfg.state @init {
+  }
+  sdfg.state @guard {
+  }
+  sdfg.state @body {
+    %x = sdfg.tasklet "x" outs("o" : f64) {
+      %v = sdfg.sym "t + w" : f64
+      sdfg.yield %v : f64
+    }
+    %b = sdfg.access %B writes(%x["s"] : f64) : !sdfg.array<f64 ["N"]>
+  }
+  sdfg.state @latch {
+  }
+  sdfg.state @done {
+  }
+  sdfg.edge @init -> @guard assign("i" = "0", "t" = "0")
+  sdfg.edge @guard -> @body if "i < N" assign("s" = "i", "w" = "i")
+  sdfg.edge @body -> @latch assign("t" = "i")
+  sdfg.edge @latch -> @guard assign("i" = "i + 1", "u" = "s")
+  sdfg.edge @guard -> @done if "not (i < N)"
 }

@@ -1,6 +1,6 @@
 //! `sdfg-constant-propagation`: replaces symbols by the constants they
-//! were assigned, where every path to a use assigns the same one, as
-//! DaCe's `ConstantPropagation` does.
+//! were assigned, or by the symbols they copy, where every path to a use
+//! assigns the same one, as DaCe's `ConstantPropagation` does.
 //!
 //! ```mlir
 //! // before
@@ -22,8 +22,12 @@
 //! integer that reads only constants and symbols nothing in the SDFG
 //! assigns (sizes such as `N`, whose value never changes; floats are left
 //! alone, since their exact rational form would print as an integer
-//! division in C); one that reads data (`s = A[i]`, a
-//! scalar container) or a symbol that changes gives an unknown value.
+//! division in C), or symbols that change but are not assigned on the
+//! same edge (`s = i + 1`, a copy the frontend makes of a loop counter).
+//! Such a value holds until one of the symbols it reads is assigned
+//! again, where it becomes unknown; the symbols it reads must convert
+//! into the assigned one's type without loss. One that reads data
+//! (`s = A[i]`, a scalar container) gives an unknown value.
 //! Assignments on one edge read the values from before the edge, as in
 //! DaCe. A state machine is iterated to its fixed point (values only ever
 //! become unknown, so it ends). An `sdfg.loop` makes everything assigned
@@ -53,7 +57,7 @@ use sdfg_analysis::executions::conditions_cover;
 use sdfg_analysis::graph::control_flow_graph;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{array_elements, array_of, attr_str, Op};
-use sdfg_dialect::{rewrite, Memlet, CONTROL_FLOW_BLOCKS};
+use sdfg_dialect::{declared_symbols, rewrite, Memlet, CONTROL_FLOW_BLOCKS};
 use sdfg_symbolic::{parse, parse_subset, Assumptions, Expr};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -99,7 +103,8 @@ pub fn propagate_constants(root: Op<'_>) -> usize {
 enum Value {
     /// The value it had when the SDFG started.
     Entry,
-    /// This expression (of constants and symbols that never change).
+    /// This expression (of constants, symbols that never change, and
+    /// symbols not assigned since).
     Known(Expr),
     /// Unknown: data-dependent, or different on different paths.
     Unknown,
@@ -108,6 +113,21 @@ enum Value {
 /// The values of the symbols an SDFG assigns (and of those its caller
 /// passes as constants).
 type Env = BTreeMap<String, Value>;
+
+/// Forgets the values that read a symbol of `assigned`, which no longer
+/// hold once those symbols change.
+fn kill(env: &mut Env, assigned: &HashSet<&str>) {
+    for value in env.values_mut() {
+        if let Value::Known(e) = value {
+            if e.free_symbols()
+                .iter()
+                .any(|s| assigned.contains(s.as_str()))
+            {
+                *value = Value::Unknown;
+            }
+        }
+    }
+}
 
 fn meet(a: &Env, b: &Env) -> Env {
     a.iter()
@@ -121,7 +141,13 @@ fn meet(a: &Env, b: &Env) -> Env {
 /// What the analysis of one SDFG knows: the symbols that change, the
 /// names of its data, and the values at each block's start and end.
 struct Analysis<'a> {
+    /// Whether values are copies of symbols that change (`s = i`), kept
+    /// as they are written, or constants, which the values known before
+    /// the assignment are put into.
+    copies: bool,
     changing: HashSet<String>,
+    /// The width and signedness of each integer symbol.
+    types: HashMap<String, (u32, bool)>,
     data: HashSet<String>,
     asm: Assumptions,
     at_start: HashMap<Op<'a>, Env>,
@@ -172,16 +198,59 @@ fn propagate_in(sdfg: Op<'_>) -> usize {
                 .filter_map(|o| o.str_attr("name").map(str::to_string)),
         )
         .collect();
+    let types = declared_symbols(sdfg)
+        .into_iter()
+        // SAFETY: the types are live in the SDFG's context.
+        .filter(|(_, ty)| unsafe { mlir_sys::mlirTypeIsAInteger(*ty) })
+        .map(|(name, ty)| {
+            // SAFETY: `ty` is an integer type of the SDFG's context.
+            let (width, unsigned) = unsafe {
+                (
+                    mlir_sys::mlirIntegerTypeGetWidth(ty),
+                    mlir_sys::mlirIntegerTypeIsUnsigned(ty),
+                )
+            };
+            (name.to_string(), (width, !unsigned))
+        })
+        .collect();
     let mut analysis = Analysis {
+        copies: false,
         changing,
+        types,
         data,
         asm: sdfg_analysis::executions::size_assumptions(sdfg),
         at_start: HashMap::new(),
         at_end: HashMap::new(),
         in_loop: HashMap::new(),
     };
-    analysis.region(sdfg, entry);
-    analysis.rewrite(sdfg)
+    let mut copies = Analysis {
+        copies: true,
+        changing: analysis.changing.clone(),
+        types: analysis.types.clone(),
+        data: analysis.data.clone(),
+        asm: analysis.asm.clone(),
+        at_start: HashMap::new(),
+        at_end: HashMap::new(),
+        in_loop: HashMap::new(),
+    };
+    analysis.region(sdfg, entry.clone());
+    copies.region(sdfg, entry);
+    analysis.rewrite(sdfg, &copies)
+}
+
+/// The substitution at one point: the constants known there, and the
+/// copies known there with those constants put in (`s = i` where `i` is
+/// 0 there reads 0).
+fn substitution(constants: Option<&Env>, copies: Option<&Env>) -> HashMap<String, Expr> {
+    let mut known = constants.map(Analysis::known).unwrap_or_default();
+    let copied = copies.map(Analysis::known).unwrap_or_default();
+    let resolved: Vec<(String, Expr)> = copied
+        .into_iter()
+        .filter(|(name, _)| !known.contains_key(name))
+        .map(|(name, e)| (name, e.substitute(&known)))
+        .collect();
+    known.extend(resolved);
+    known
 }
 
 /// The constants a caller's symbol mapping passes to `sdfg`.
@@ -212,33 +281,52 @@ impl<'a> Analysis<'a> {
             .collect()
     }
 
-    /// The value an assignment of `text` gives, read with `env`.
-    fn assigned(&self, text: &str, env: &Env) -> Value {
-        let Ok(e) = parse(text) else {
+    /// The value an assignment `name = text` on an edge that assigns
+    /// `assigned` gives, read with `env`.
+    fn assigned(&self, name: &str, text: &str, assigned: &HashSet<&str>, env: &Env) -> Value {
+        let Ok(mut e) = parse(text) else {
             return Value::Unknown;
         };
-        let e = e.substitute(&Self::known(env));
+        if !self.copies {
+            e = e.substitute(&Self::known(env));
+        }
         // Integers only: a float constant would be printed as an exact
         // rational (`1/10`), which C reads as an integer division.
-        let stable = e.is_numeric()
+        let integer = e.is_numeric()
             && e.is_integer_valued()
             && !e.is_undefined()
-            && e.subscripted_names().is_empty()
-            && e.free_symbols()
-                .iter()
-                .all(|s| !self.changing.contains(s) && !self.data.contains(s));
-        if stable {
+            && e.subscripted_names().is_empty();
+        let reads = |s: &String| {
+            !self.data.contains(s)
+                && (!self.changing.contains(s)
+                    || (self.copies && !assigned.contains(s.as_str()) && self.widens(s, name)))
+        };
+        if integer && e.free_symbols().iter().all(reads) {
             Value::Known(e)
         } else {
             Value::Unknown
         }
     }
 
+    /// Whether every value of integer symbol `from` is one of integer
+    /// symbol `to`.
+    fn widens(&self, from: &str, to: &str) -> bool {
+        match (self.types.get(from), self.types.get(to)) {
+            (Some(&(fw, fsigned)), Some(&(tw, tsigned))) => {
+                (fsigned == tsigned && tw >= fw) || (!fsigned && tsigned && tw > fw)
+            }
+            _ => false,
+        }
+    }
+
     /// `env` after the assignments of `edge` (all read the old values).
     fn after_edge(&self, edge: Op<'_>, env: &Env) -> Env {
+        let all = assignments(edge);
+        let names: HashSet<&str> = all.iter().map(|(n, _)| *n).collect();
         let mut out = env.clone();
-        for (name, text) in assignments(edge) {
-            out.insert(name.to_string(), self.assigned(text, env));
+        kill(&mut out, &names);
+        for (name, text) in all {
+            out.insert(name.to_string(), self.assigned(name, text, &names, env));
         }
         out
     }
@@ -308,6 +396,11 @@ impl<'a> Analysis<'a> {
                         names
                     })
                     .chain(op.str_attr("var").map(str::to_string));
+                let assigned_inside: Vec<String> = assigned_inside.collect();
+                kill(
+                    &mut inside,
+                    &assigned_inside.iter().map(String::as_str).collect(),
+                );
                 for name in assigned_inside {
                     inside.insert(name, Value::Unknown);
                 }
@@ -342,7 +435,7 @@ impl<'a> Analysis<'a> {
 
     /// Substitutes the known values everywhere they apply; returns how
     /// many expressions changed.
-    fn rewrite(&self, sdfg: Op<'a>) -> usize {
+    fn rewrite(&self, sdfg: Op<'a>, copies: &Analysis<'a>) -> usize {
         let mut changed = 0;
         let ops: Vec<Op> = own_ops(sdfg).collect();
         let blocks: HashMap<(Option<Op>, &str), Op> = ops
@@ -350,12 +443,13 @@ impl<'a> Analysis<'a> {
             .filter(|o| CONTROL_FLOW_BLOCKS.contains(&o.name()))
             .filter_map(|b| Some(((b.parent(), b.symbol_name()?), *b)))
             .collect();
+        let at_start = |op: Op<'a>| substitution(self.at_start.get(&op), copies.at_start.get(&op));
         for op in ops {
             if CONTROL_FLOW_BLOCKS.contains(&op.name()) {
-                let Some(env) = self.at_start.get(&op) else {
+                if !self.at_start.contains_key(&op) {
                     continue;
-                };
-                let known = Self::known(env);
+                }
+                let known = at_start(op);
                 if op.is("sdfg.state") {
                     for inner in op.descendants() {
                         if inner.ancestor("sdfg.sdfg") == Some(sdfg) {
@@ -364,22 +458,32 @@ impl<'a> Analysis<'a> {
                     }
                 } else if op.is("sdfg.loop") {
                     changed += rewrite_strings(op, &["init"], &known);
-                    if let Some(inside) = self.in_loop.get(&op) {
-                        changed += rewrite_strings(op, &["cond", "update"], &Self::known(inside));
+                    if self.in_loop.contains_key(&op) {
+                        let inside = substitution(self.in_loop.get(&op), copies.in_loop.get(&op));
+                        changed += rewrite_strings(op, &["cond", "update"], &inside);
                     }
                 }
             } else if op.is("sdfg.branch") {
-                let conditional = op.parent();
-                if let Some(env) = conditional.and_then(|c| self.at_start.get(&c)) {
-                    changed += rewrite_strings(op, &["condition"], &Self::known(env));
+                if let Some(conditional) = op.parent().filter(|c| self.at_start.contains_key(c)) {
+                    changed += rewrite_strings(op, &["condition"], &at_start(conditional));
                 }
             } else if op.is("sdfg.edge") {
                 let src = op
                     .symbol_ref_attr("src")
                     .and_then(|s| blocks.get(&(op.parent(), s)));
-                if let Some(env) = src.and_then(|b| self.at_end.get(b)) {
-                    changed +=
-                        rewrite_strings(op, &["condition", "assign_values"], &Self::known(env));
+                if let Some(block) = src.filter(|b| self.at_end.contains_key(b)) {
+                    // An edge's assignments read the values from before it,
+                    // but must not name what it assigns (a race to
+                    // `sdfg-validate`): a copy of such a symbol stays.
+                    let assigned: HashSet<&str> =
+                        assignments(op).into_iter().map(|(n, _)| n).collect();
+                    let mut known = substitution(self.at_end.get(block), copies.at_end.get(block));
+                    known.retain(|_, e| {
+                        e.free_symbols()
+                            .iter()
+                            .all(|s| !assigned.contains(s.as_str()))
+                    });
+                    changed += rewrite_strings(op, &["condition", "assign_values"], &known);
                 }
             }
         }
