@@ -30,7 +30,8 @@
 //! DaCe's rules (`find_promotable_scalars`), checked on every access node
 //! of the scalar:
 //!
-//! - it is a transient `!sdfg.scalar` of integers (booleans included, as
+//! - it is a transient `!sdfg.scalar`, or a one-element array (whose
+//!   reads `x[0]` on edges become `x`), of integers (booleans included, as
 //!   DaCe's `INTEGER_TYPES` has them) or floats (not a complex number or
 //!   a view) that lives for one call (not
 //!   `Persistent` or `External`), and a float one is promoted
@@ -44,7 +45,9 @@
 //!   single elements from access nodes nothing enters, and whose MLIR body is one expression of `arith` operations
 //!   and symbols that the symbolic language says exactly (no integer
 //!   division or remainder, whose C and Python meanings differ, no
-//!   `math` calls, no selects);
+//!   `math` calls, no selects; zero extensions only of elements of
+//!   unsigned containers, which inter-state expressions read as the same
+//!   nonnegative numbers);
 //! - every read goes to tasklets with MLIR bodies, directly or through map
 //!   scopes, or is a copy into an element of a container of the same
 //!   element type (library nodes and nested SDFGs that read it keep the
@@ -196,7 +199,11 @@ fn interstate_names(sdfg: Op<'_>) -> HashSet<String> {
 /// (booleans included) and floats; the flag says integral.
 fn symbol_type(value: Val<'_>) -> Option<(MlirType, bool)> {
     let container = Container::from_type(value.ty())?;
-    if container.kind != ContainerKind::Scalar {
+    let single = container.kind == ContainerKind::Array
+        && container.shape.iter().all(|s| s.trim() == "1")
+        && container.strides.is_none()
+        && container.offset.is_none();
+    if container.kind != ContainerKind::Scalar && !single {
         return None;
     }
     let ty = container.element.0;
@@ -356,6 +363,10 @@ fn tasklet_expression(tasklet: Op<'_>, node: Op<'_>) -> Result<String, ()> {
         return Err(());
     }
     let mut names: HashMap<Val<'_>, String> = HashMap::new();
+    // Inputs whose containers hold unsigned integers: an inter-state
+    // expression reads their elements as the nonnegative numbers that
+    // zero-extending them gives.
+    let mut unsigned: HashSet<Val<'_>> = HashSet::new();
     let args = tasklet.region_args(0);
     for (k, input) in tasklet.operand_segment(0).into_iter().enumerate() {
         let source = input
@@ -366,10 +377,14 @@ fn tasklet_expression(tasklet: Op<'_>, node: Op<'_>) -> Result<String, ()> {
         if memlet.dynamic {
             return Err(());
         }
-        names.insert(
-            *args.get(k).ok_or(())?,
-            element_reference(source, &memlet.subset)?,
-        );
+        let arg = *args.get(k).ok_or(())?;
+        let element = Container::from_type(input.ty()).map(|c| c.element.0);
+        // SAFETY: the type is live; its kind is checked before it is read.
+        if element.is_some_and(|t| unsafe { mlirTypeIsAInteger(t) && mlirIntegerTypeIsUnsigned(t) })
+        {
+            unsigned.insert(arg);
+        }
+        names.insert(arg, element_reference(source, &memlet.subset)?);
     }
     for op in tasklet.region_ops(0) {
         let operand = |i: usize| -> Result<String, ()> {
@@ -384,6 +399,11 @@ fn tasklet_expression(tasklet: Op<'_>, node: Op<'_>) -> Result<String, ()> {
             "arith.constant" => constant(op)?,
             "sdfg.sym" => crate::parenthesized(op.str_attr("expr").ok_or(())?),
             "arith.extsi" | "arith.extf" | "arith.sitofp" => operand(0)?,
+            "arith.extui" | "arith.uitofp"
+                if op.operands().first().is_some_and(|v| unsigned.contains(v)) =>
+            {
+                operand(0)?
+            }
             "arith.negf" => format!("(-{})", operand(0)?),
             "arith.maxsi" => format!("Max({}, {})", operand(0)?, operand(1)?),
             "arith.minsi" => format!("Min({}, {})", operand(0)?, operand(1)?),
@@ -588,5 +608,84 @@ fn promote<'a>(sdfg: Op<'a>, scalar: Promotable<'a>) {
         // SAFETY: the container has no uses left.
         unsafe { rewrite::erase(scalar.alloc) };
         rewrite::declare_symbol(sdfg, &scalar.name, ty);
+        unsubscript_interstate(sdfg, &scalar.name);
     }
+}
+
+/// Replaces the reads `name[0]` of a one-element array that became the
+/// symbol `name` in the inter-state expressions of `sdfg` (DaCe's
+/// promotion does the same): its only element is the symbol's value.
+fn unsubscript_interstate(sdfg: Op<'_>, name: &str) {
+    for op in sdfg.descendants() {
+        if op.ancestor("sdfg.sdfg") != Some(sdfg) {
+            continue;
+        }
+        let attrs: &[&str] = match op.name() {
+            "sdfg.edge" => &["condition", "assign_values"],
+            "sdfg.loop" => &["init", "cond", "update"],
+            "sdfg.branch" => &["condition"],
+            _ => continue,
+        };
+        for attr in attrs {
+            if let Some(text) = op.str_attr(attr) {
+                if let Some(new) = unsubscript(text, name) {
+                    op.set_attr(attr, rewrite::str_attr(op, &new));
+                }
+            } else {
+                let texts = op.str_array_attr(attr);
+                let new: Vec<String> = texts
+                    .iter()
+                    .map(|t| unsubscript(t, name).unwrap_or_else(|| t.to_string()))
+                    .collect();
+                if new.iter().zip(&texts).any(|(a, b)| a != b) {
+                    let refs: Vec<&str> = new.iter().map(String::as_str).collect();
+                    op.set_attr(attr, rewrite::str_array_attr(op, &refs));
+                }
+            }
+        }
+    }
+}
+
+/// `text` with every subscript of the identifier `name` (`name[...]`)
+/// dropped, where it has one.
+fn unsubscript(text: &str, name: &str) -> Option<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(text.len());
+    let mut k = 0;
+    let mut changed = false;
+    while k < chars.len() {
+        let starts = (k == 0 || !word(chars[k - 1]))
+            && chars[k..].starts_with(&name.chars().collect::<Vec<_>>()[..]);
+        let end = k + name.chars().count();
+        if starts && chars.get(end).is_none_or(|c| !word(*c)) {
+            out.push_str(name);
+            let mut j = end;
+            while chars.get(j) == Some(&' ') {
+                j += 1;
+            }
+            if chars.get(j) == Some(&'[') {
+                let mut depth = 0;
+                while j < chars.len() {
+                    match chars[j] {
+                        '[' => depth += 1,
+                        ']' => depth -= 1,
+                        _ => {}
+                    }
+                    j += 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                changed = true;
+                k = j;
+            } else {
+                k = end;
+            }
+            continue;
+        }
+        out.push(chars[k]);
+        k += 1;
+    }
+    changed.then_some(out)
 }
