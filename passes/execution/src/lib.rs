@@ -292,6 +292,18 @@ unsafe fn lower_and_jit(
         run_pipeline(ctx, module, pipeline)?;
     }
     let module_op = Op::from_raw(mlirModuleGetOperation(module)).ok_or("empty module")?;
+    if let Some(name) = &options.function {
+        // Only the chosen SDFG is lowered: the others may hold what it
+        // does not need (foreign code, GPU maps), and nothing calls them.
+        let chosen = |o: &Op| o.is("sdfg.sdfg") && o.symbol_name() == Some(name.as_str());
+        let ops = module_op.region_ops(0);
+        if ops.iter().any(chosen) {
+            for other in ops.into_iter().filter(|o| o.is("sdfg.sdfg") && !chosen(o)) {
+                // SAFETY: a top-level SDFG is used by no other op.
+                sdfg_dialect::rewrite::erase(other);
+            }
+        }
+    }
     let gpu = if sdfg_conversion::sdfg_to_gpu::uses_gpu(module_op) && !options.cpu_fallback {
         let (name, chip) = cuda::device().map_err(|e| {
             format!("the program uses the GPU, and {e}; run it with --cpu-fallback to run its GPU maps on the CPU")

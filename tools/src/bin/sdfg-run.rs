@@ -19,7 +19,8 @@ const USAGE: &str = "usage: sdfg-run PROGRAM.{mlir,sdfg,sdfgz} [options]
   --save-inputs DIR       write the inputs as DIR/NAME.npy
   --time                  time repeated runs (compilation excluded), report the median
   --repeat N              number of timed runs (default 10)
-  --function NAME         the sdfg.sdfg to run (default: the first)
+  --function NAME         the sdfg.sdfg to run (default: the first); the others
+                          are not lowered
   --check-bounds          check every memlet access against its container's
                           bounds; an access outside stops the program with an error
   --pass-pipeline=PIPELINE  run a pass pipeline on the program before lowering it
