@@ -228,6 +228,34 @@ pub fn create_block_at_end<'a>(
     }
 }
 
+/// Creates a plain access node of `data` (`sdfg.access %data`, which
+/// reads it) at the end of `owner`'s region 0.
+pub fn create_read_at_end<'a>(owner: Op<'a>, data: Val<'a>) -> Option<Op<'a>> {
+    let sizes = [1i32, 0, 0, 0];
+    // SAFETY: the context is live; MLIR copies the sizes.
+    let segments =
+        unsafe { mlirDenseI32ArrayGet(owner.context(), sizes.len() as isize, sizes.as_ptr()) };
+    let raw = create(
+        owner,
+        "sdfg.access",
+        &[data],
+        &[("operandSegmentSizes", segments)],
+        &[data.ty()],
+        0,
+    );
+    // SAFETY: the region has a block (checked); the node is appended once
+    // and owned by it from then on.
+    unsafe {
+        let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(owner.raw(), 0));
+        if block.ptr.is_null() {
+            mlirOperationDestroy(raw);
+            return None;
+        }
+        mlirBlockAppendOwnedOperation(block, raw);
+        Op::from_raw(raw)
+    }
+}
+
 /// Creates `sdfg.edge @src -> @dst assign(...)` at the end of `owner`'s
 /// region.
 pub fn create_edge<'a>(

@@ -20,6 +20,7 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_transforms::expand_library::REGISTRATION,
     &sdfg_transforms::simplify::REGISTRATION,
     &sdfg_transforms::inline_sdfgs::REGISTRATION,
+    &sdfg_transforms::inline_multistate::REGISTRATION,
     &sdfg_transforms::dead_state_elimination::REGISTRATION,
     &sdfg_transforms::state_fusion::REGISTRATION,
     &sdfg_transforms::constant_propagation::REGISTRATION,

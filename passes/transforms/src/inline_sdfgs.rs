@@ -226,7 +226,7 @@ fn check_symbols(call: Op<'_>, inner: Op<'_>) -> Result<(), String> {
 }
 
 /// The inner transients' names must be free in the caller's SDFG.
-fn check_names(outer: Op<'_>, allocs: &[Op<'_>]) -> Result<(), String> {
+pub(crate) fn check_names(outer: Op<'_>, allocs: &[Op<'_>]) -> Result<(), String> {
     let mut taken: HashSet<String> = outer
         .str_array_attr("arg_names")
         .into_iter()
@@ -248,7 +248,7 @@ fn check_names(outer: Op<'_>, allocs: &[Op<'_>]) -> Result<(), String> {
 }
 
 /// All of a container of type `ty`: its full box (`0` for a scalar).
-fn whole(ty: mlir_sys::MlirType) -> Option<Subset> {
+pub(crate) fn whole(ty: mlir_sys::MlirType) -> Option<Subset> {
     let container = Container::from_type(ty)?;
     if container.kind == ContainerKind::Scalar || container.shape.is_empty() {
         return parse_subset("0").ok();

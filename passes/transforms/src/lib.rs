@@ -15,6 +15,7 @@ pub mod constant_propagation;
 pub mod dead_dataflow_elimination;
 pub mod dead_state_elimination;
 pub mod expand_library;
+pub mod inline_multistate;
 pub mod inline_sdfgs;
 pub mod loop_raising;
 pub mod memlet_paths;

@@ -17,7 +17,9 @@
 //!    work on (or keep data alive for) blocks that never run.
 //! 2. `sdfg-inline-sdfgs`: a nested SDFG whose body the previous round
 //!    fused into one state becomes part of its caller's state, where the
-//!    eliminations below reach it.
+//!    eliminations below reach it. `sdfg-inline-multistate` then puts the
+//!    blocks of those called on whole containers from a state into the
+//!    caller's state machine, as DaCe's `InlineSDFGs` does both.
 //! 3. `sdfg-scalar-to-symbol` before fusion, as DaCe orders it: while the
 //!    frontend's statements are still one state each, a scalar written by
 //!    several statements is written once per state, which promotion
@@ -56,8 +58,8 @@
 use crate::{
     consolidate_edges::consolidate_edges, constant_propagation::propagate_constants,
     dead_dataflow_elimination::eliminate_dead_dataflow,
-    dead_state_elimination::eliminate_dead_states, inline_sdfgs::inline_sdfgs,
-    redundant_array::eliminate_redundant_arrays,
+    dead_state_elimination::eliminate_dead_states, inline_multistate::inline_multistate,
+    inline_sdfgs::inline_sdfgs, redundant_array::eliminate_redundant_arrays,
     remove_unused_containers::remove_unused_containers,
     remove_unused_symbols::remove_unused_symbols, scalar_to_symbol::promote_scalars,
     state_fusion::fuse_all, trivial_tasklet::eliminate_trivial_tasklets,
@@ -69,7 +71,7 @@ use sdfg_dialect::ir::Op;
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-simplify",
-    summary: "Repeat dead-state elimination, nested-SDFG inlining, scalar-to-symbol promotion, state fusion, constant propagation, trivial-tasklet, view, redundant-array and dead-dataflow elimination, edge consolidation and unused-container and symbol removal until nothing changes (DaCe's simplify)",
+    summary: "Repeat dead-state elimination, nested-SDFG inlining (single- and multi-state), scalar-to-symbol promotion, state fusion, constant propagation, trivial-tasklet, view, redundant-array and dead-dataflow elimination, edge consolidation and unused-container and symbol removal until nothing changes (DaCe's simplify)",
     op_name: "builtin.module",
     create: || Box::new(Simplify),
 };
@@ -101,6 +103,7 @@ pub type Step = fn(Op<'_>) -> usize;
 pub const STEPS: &[(&str, Step)] = &[
     ("sdfg-dead-state-elimination", eliminate_dead_states),
     ("sdfg-inline-sdfgs", inline_sdfgs),
+    ("sdfg-inline-multistate", inline_multistate),
     ("sdfg-scalar-to-symbol", promote_scalars),
     ("sdfg-state-fusion", fuse_all),
     ("sdfg-constant-propagation", propagate_constants),
