@@ -385,3 +385,62 @@ sdfg.sdfg @graph(%A: !sdfg.array<f64 ["4"]> as "A") {
   }
   sdfg.edge @s -> @t
 }
+
+// -----
+
+// A copy moves as many elements as it reads: `A[0:N]` into `B[1:N]` is
+// one element short, whatever N is. `A[0:N]` into `B[0:M]` may be right.
+sdfg.sdfg @copy_element_count_mismatch(%A: !sdfg.array<f64 ["N"]> as "A", %B: !sdfg.array<f64 ["N"]> as "B", %C: !sdfg.array<f64 ["M"]> as "C") symbols {M = i64, N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    // expected-error @+1 {{'sdfg.access' op copies N elements of "A" (`0:N`) into N - 1 elements of "B" (`1:N`)}}
+    %b = sdfg.access %B writes(%a["0:N" -> "1:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+    %c = sdfg.access %C writes(%a["0:N" -> "0:M"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["M"]>
+  }
+}
+
+// -----
+
+// A nested SDFG's symbols come from its caller's mapping or its own
+// assignments: `K` comes from neither (DaCe: "Missing symbols on nested
+// SDFG"), while `j`, assigned inside, needs no mapping.
+sdfg.sdfg @nested_symbol_not_mapped(%A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    %n = sdfg.nested "inner" outs("x" : !sdfg.array<f64 ["N"]>) symbols("N" = "N") {
+      sdfg.sdfg @inner(%x: !sdfg.array<f64 ["N"]> as "x") symbols {K = i64, N = i64, j = i64} {
+        sdfg.state @t {
+          %o = sdfg.tasklet "one" outs("o" : f64) code python "o = 1.0"
+          // expected-error @+1 {{uses undefined symbol "K" (the nested SDFG declares it, but its caller's symbol mapping does not pass it)}}
+          %w = sdfg.access %x writes(%o["K + j"] : f64) : !sdfg.array<f64 ["N"]>
+        }
+        sdfg.state @u {
+        }
+        sdfg.edge @u -> @t assign("j" = "0")
+      }
+    }
+    %b = sdfg.access %A writes(%n["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// A connector that is both an input and an output connects one container
+// (DaCe: "Inout connector ... is connected to different input and output
+// arrays").
+sdfg.sdfg @inout_connector_two_containers(%A: !sdfg.array<f64 ["N"]> as "A", %B: !sdfg.array<f64 ["N"]> as "B") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    // expected-error @+1 {{connector "x" reads "A" and writes "B": an input and output connector must connect one container}}
+    %n = sdfg.nested "inner" ins("x" = %a["0:N"] : !sdfg.array<f64 ["N"]>) outs("x" : !sdfg.array<f64 ["N"]>) symbols("N" = "N") {
+      sdfg.sdfg @inner(%x: !sdfg.array<f64 ["N"]> as "x") symbols {N = i64} {
+        sdfg.state @t {
+          %r = sdfg.access %x : !sdfg.array<f64 ["N"]>
+          %o = sdfg.tasklet "twice" ins("v" = %r["0"] : !sdfg.array<f64 ["N"]>) outs("o" : f64) code python "o = 2 * v"
+          %w = sdfg.access %x writes(%o["0"] : f64) : !sdfg.array<f64 ["N"]>
+        }
+      }
+    }
+    %b = sdfg.access %B writes(%n["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}

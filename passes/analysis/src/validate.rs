@@ -15,17 +15,22 @@
 //!   node writes into an access node, a scope exit's memlets, and both
 //!   ends of a copy written with `->`;
 //! - a nested SDFG writes only the arguments its caller connects as
-//!   outputs;
+//!   outputs, and a connector that is both an input and an output reads
+//!   and writes the same container;
 //! - memlets make sense for their edge: write-conflict resolution only on
 //!   writes, an `other` subset only on copies between access nodes, scope
-//!   outputs written into access nodes of the same container type;
+//!   outputs written into access nodes of the same container type, and a
+//!   copy's two subsets hold the same number of elements (reported where
+//!   the symbolic engine proves they do not);
 //! - views are bound to the data they view;
 //! - inter-state assignments and loop variables name symbols, not data
 //!   containers (as in DaCe, they define the symbols they assign; block
 //!   names are unique per control-flow region, which the regions' symbol
 //!   tables already enforce), and no assignment reads a symbol the same
 //!   edge assigns (a race, in DaCe's words);
-//! - every symbol an expression uses is defined where it is used, and memlet
+//! - every symbol an expression uses is defined where it is used (in a
+//!   nested SDFG: passed by its caller's symbol mapping or assigned
+//!   inside), and memlet
 //!   subsets that the symbolic engine can prove to lie outside their
 //!   container are reported (DaCe's "out of bounds" check, sound: only
 //!   definite violations are errors).
@@ -225,6 +230,9 @@ fn validate_sdfg(sdfg: Op<'_>, reporter: &mut Reporter) {
                 check_outputs_used(op, reporter);
                 check_output_edges(op, reporter);
                 check_input_memlets(op, reporter);
+                if op.is("sdfg.nested") {
+                    check_inout_containers(op, reporter);
+                }
             }
             "sdfg.map" | "sdfg.consume" => {
                 check_outputs_used(op, reporter);
@@ -550,6 +558,57 @@ fn check_input_only_writes(access: Op<'_>, sdfg: Op<'_>, reporter: &mut Reporter
     }
 }
 
+/// The container whose data `value` carries: an access node's, or, for a
+/// scope's block argument, that of the scope's operand, outward.
+fn carried_container(value: Val<'_>) -> Option<Val<'_>> {
+    if let Some(node) = value.defining_op() {
+        return node
+            .is("sdfg.access")
+            .then(|| node.operands().first().copied())
+            .flatten();
+    }
+    let (owner, index) = value.block_arg()?;
+    if !matches!(owner.name(), "sdfg.map" | "sdfg.consume") {
+        return None;
+    }
+    carried_container(*owner.operands().get(index)?)
+}
+
+/// A connector of a nested SDFG that is both an input and an output reads
+/// and writes one container (DaCe: "Inout connector ... is connected to
+/// different input and output arrays"): the argument is one container
+/// inside. Checked where both ends are access nodes, directly or through
+/// the scopes around the call.
+fn check_inout_containers(call: Op<'_>, reporter: &mut Reporter) {
+    let inputs = call.str_array_attr("in_names");
+    let operands = call.operand_segment(0);
+    for (k, name) in call.str_array_attr("out_names").into_iter().enumerate() {
+        let Some(i) = inputs.iter().position(|n| *n == name) else {
+            continue;
+        };
+        let Some(read) = operands.get(i).and_then(|v| carried_container(*v)) else {
+            continue;
+        };
+        for (user, _) in call.results()[k].uses() {
+            let written = user
+                .is("sdfg.access")
+                .then(|| user.operands().first().copied())
+                .flatten();
+            if let Some(written) = written.filter(|w| *w != read) {
+                let name_of = |v: Val<'_>| container_name(v).unwrap_or_else(|| "?".into());
+                reporter.error(
+                    call,
+                    format!(
+                        "connector \"{name}\" reads \"{}\" and writes \"{}\": an input and output connector must connect one container",
+                        name_of(read),
+                        name_of(written)
+                    ),
+                );
+            }
+        }
+    }
+}
+
 /// Warns about transients that are read but written nowhere in their SDFG
 /// (DaCe's "use of uninitialized transient"): what they read is
 /// undefined. A transient written through a view bound to it, or living
@@ -659,6 +718,11 @@ fn check_access(op: Op<'_>, reporter: &mut Reporter) {
                 format!("binding of \"{name}\" has a write-conflict resolution"),
             );
         }
+        if let (Some(source), Some(other)) =
+            (from.filter(|_| edge.role == EdgeRole::Input), &memlet.other)
+        {
+            check_copy_count(op, source, &memlet.subset, other, reporter);
+        }
         let from_scope = from.is_some_and(|f| {
             ["sdfg.map", "sdfg.consume", "sdfg.nested", "sdfg.library"].contains(&f.name())
         });
@@ -689,6 +753,56 @@ fn check_access(op: Op<'_>, reporter: &mut Reporter) {
                 format!("view \"{name}\" is not bound to the data it views"),
             );
         }
+    }
+}
+
+/// A copy from access node `source` into access node `dest` moves as
+/// many elements as it reads (DaCe's "Dimensionality mismatch between
+/// src/dst subsets"): reported where the symbolic engine proves the two
+/// counts different. Streams, which a copy fills or drains element by
+/// element, and views, which reshape what they view, are exempt, as in
+/// DaCe.
+fn check_copy_count(dest: Op<'_>, source: Op<'_>, from: &str, to: &str, reporter: &mut Reporter) {
+    let Some(src_data) = source
+        .operands()
+        .first()
+        .copied()
+        .filter(|_| source.is("sdfg.access"))
+    else {
+        return;
+    };
+    let Some(dst_data) = dest.operands().first().copied() else {
+        return;
+    };
+    // A view writing back into the data it views reshapes it (DaCe only
+    // warns there).
+    let exempt = |v: Val<'_>| {
+        Container::from_type(v.ty()).is_none_or(|c| {
+            matches!(
+                c.kind,
+                ContainerKind::Stream | ContainerKind::View | ContainerKind::Reference
+            )
+        })
+    };
+    if exempt(src_data) || exempt(dst_data) {
+        return;
+    }
+    let (Ok(a), Ok(b)) = (parse_subset(from), parse_subset(to)) else {
+        return;
+    };
+    let (count_a, count_b) = (a.volume(), b.volume());
+    if sdfg_symbolic::compare_eq(&count_a, &count_b, &sdfg_symbolic::Assumptions::new())
+        == sdfg_symbolic::Tri::False
+    {
+        let name = |v: Val<'_>| container_name(v).unwrap_or_else(|| "?".into());
+        reporter.error(
+            dest,
+            format!(
+                "copies {count_a} elements of \"{}\" (`{from}`) into {count_b} elements of \"{}\" (`{to}`)",
+                name(src_data),
+                name(dst_data)
+            ),
+        );
     }
 }
 
@@ -746,6 +860,9 @@ mod symbolic {
     #[derive(Clone)]
     pub(super) struct Env {
         pub names: BTreeSet<String>,
+        /// Symbols a nested SDFG declares that neither its caller maps
+        /// nor it assigns: not defined, and reported as such.
+        pub unmapped: BTreeSet<String>,
         pub assumptions: Assumptions,
         /// The parameters of the enclosing maps with their ranges.
         pub params: Vec<(String, Range)>,
@@ -766,9 +883,14 @@ mod symbolic {
         reporter: &mut Reporter,
     ) {
         if let Some(name) = used.iter().find(|n| !env.names.contains(*n)) {
+            let why = if env.unmapped.contains(name) {
+                " (the nested SDFG declares it, but its caller's symbol mapping does not pass it)"
+            } else {
+                ""
+            };
             reporter.error(
                 op,
-                format!("{what} \"{text}\" uses undefined symbol \"{name}\""),
+                format!("{what} \"{text}\" uses undefined symbol \"{name}\"{why}"),
             );
         }
     }
@@ -1078,8 +1200,33 @@ fn check_symbols(
         names.extend(dictionary_keys(constants));
     }
     let mut shapes = Vec::new();
+    // A nested SDFG's symbols come from its caller's mapping (DaCe's
+    // "missing symbols on nested SDFG") or from its own assignments.
+    let mut unmapped = std::collections::BTreeSet::new();
+    if let Some(call) = sdfg.parent().filter(|p| p.is("sdfg.nested")) {
+        let mapped = call.str_array_attr("symbol_names");
+        let assigned: HashSet<String> = own_ops(sdfg)
+            .into_iter()
+            .flat_map(|o| match o.name() {
+                "sdfg.edge" => o
+                    .str_array_attr("assign_names")
+                    .into_iter()
+                    .map(String::from)
+                    .collect(),
+                "sdfg.loop" => o.str_attr("var").map(String::from).into_iter().collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        for name in declared_symbols(sdfg) {
+            if !mapped.contains(&name.as_str()) && !assigned.contains(&name) {
+                names.remove(&name);
+                unmapped.insert(name);
+            }
+        }
+    }
     let mut env = symbolic::Env {
         names,
+        unmapped,
         assumptions: sdfg_symbolic::Assumptions::new(),
         params: Vec::new(),
     };
