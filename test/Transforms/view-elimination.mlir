@@ -199,3 +199,35 @@ sdfg.sdfg @row_times_matrix_through_removed_view(%A: !sdfg.array<f64 ["K", "N"]>
   }
   sdfg.edge @s -> @t
 }
+
+// -----
+
+// A nested SDFG that reads and writes a row through one connector keeps
+// the view on both sides: DaCe wants one container on both ends of an
+// in/out connector.
+// CHECK-LABEL: sdfg.sdfg @keep_view_of_inout_connector
+// CHECK: %[[V:.*]] = sdfg.access %R bind
+// CHECK: sdfg.nested "inc" ins("x" = %[[V]]["0:N"] : !sdfg.view<f64 ["N"]>)
+sdfg.sdfg @keep_view_of_inout_connector(%A: !sdfg.array<f64 ["K", "N"]> as "A") symbols {K = i64, N = i64} {
+  %R = sdfg.alloc "R" : !sdfg.view<f64 ["N"]>
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["K", "N"]>
+    %r = sdfg.access %R bind(%a["1, 0:N" -> "0:N"] : !sdfg.array<f64 ["K", "N"]>) : !sdfg.view<f64 ["N"]>
+    %n = sdfg.nested "inc" ins("x" = %r["0:N"] : !sdfg.view<f64 ["N"]>) outs("x" : !sdfg.view<f64 ["N"]>) symbols("N" = "N") {
+      sdfg.sdfg @inc(%x: !sdfg.array<f64 ["N"]> as "x") symbols {N = i64} {
+        sdfg.state @t {
+          %xr = sdfg.access %x : !sdfg.array<f64 ["N"]>
+          %o = sdfg.tasklet "one" ins("v" = %xr["0"] : !sdfg.array<f64 ["N"]>) outs("o" : f64) {
+          ^bb0(%v: f64):
+            %c = arith.constant 1.0 : f64
+            %s = arith.addf %v, %c : f64
+            sdfg.yield %s : f64
+          }
+          %xw = sdfg.access %x writes(%o["0"] : f64) : !sdfg.array<f64 ["N"]>
+        }
+      }
+    }
+    %w = sdfg.access %R writes(%n["0:N"] : !sdfg.view<f64 ["N"]>) : !sdfg.view<f64 ["N"]>
+    %b = sdfg.access %A writes(%w["0:N" -> "1, 0:N"] : !sdfg.view<f64 ["N"]>) : !sdfg.array<f64 ["K", "N"]>
+  }
+}

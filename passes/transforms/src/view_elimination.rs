@@ -22,13 +22,15 @@
 //! extent 1 the view drops (`A[k, 0:N]` as a vector: `R[j]` becomes
 //! `A[k, j]`); the view's end of the binding starts at its origin.
 //! Nothing writes the view node, and it is read only by tasklets, maps
-//! (whose memlet trees move), copies and nested SDFGs (whose input
-//! memlet moves; the argument inside keeps the view's shape) and
-//! matrix-product library nodes whose operand keeps its squeezed shape
-//! (`A_0[0:N]` as `A[r, q, 0:N]`, where DaCe's `RemoveSliceView` keeps
-//! every view a library node reads). Views that are written, that reshape
-//! their box (a new axis) or that feed other library nodes stay. The data node then merges with the other nodes of its
-//! state that read the same data and that nothing enters
+//! (whose memlet trees move), copies, nested SDFGs (whose input memlet
+//! moves; the argument inside keeps the view's shape; a connector that
+//! is also an output keeps its view, since DaCe wants one container on
+//! both sides) and matrix-product library nodes whose operand keeps its
+//! squeezed shape (`A_0[0:N]` as `A[r, q, 0:N]`, where DaCe's
+//! `RemoveSliceView` keeps every view a library node reads). Views that
+//! are written, that reshape their box (a new axis) or that feed other
+//! library nodes stay. The data node then merges with the other nodes of
+//! its state that read the same data and that nothing enters
 //! ([`merge_twin_sources`]), as the views had made one node each.
 
 use crate::memlet_paths::Moves;
@@ -126,8 +128,18 @@ pub fn eliminate(view: Op<'_>) -> Result<(), String> {
     if !unit(&on_data) || !unit(&on_view) || !at_origin {
         return Err("the view is strided or not at its origin".into());
     }
-    let embedding = Embedding::of_box(&on_data, &on_view)?;
     let result = view.results()[0];
+    // A nested SDFG connector that is also an output must read and write
+    // one container (DaCe validates that): its read cannot move alone.
+    for (user, operand) in result.uses() {
+        if user.is("sdfg.nested") {
+            let name = user.str_array_attr("in_names").get(operand).copied();
+            if name.is_some_and(|n| user.str_array_attr("out_names").contains(&n)) {
+                return Err("a nested SDFG reads and writes the view through one connector".into());
+            }
+        }
+    }
+    let embedding = Embedding::of_box(&on_data, &on_view)?;
     let mut moves = Moves::default();
     moves.into_type(source.ty());
     moves.reads(result, &embedding)?;
