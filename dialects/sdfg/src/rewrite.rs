@@ -215,17 +215,23 @@ pub fn create_block_at_end<'a>(
     attributes: &[(&str, &str)],
 ) -> Option<Op<'a>> {
     let raw = create_block(owner, op_name, name, attributes);
-    // SAFETY: the region has a block (checked); the block op is appended
-    // once and owned by it from then on.
-    unsafe {
-        let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(owner.raw(), 0));
-        if block.ptr.is_null() {
-            mlirOperationDestroy(raw);
-            return None;
-        }
-        mlirBlockAppendOwnedOperation(block, raw);
-        Op::from_raw(raw)
+    // SAFETY: the op was just created and is in no block.
+    unsafe { append(owner, raw) }
+}
+
+/// Appends the new op `raw` to `owner`'s region 0 (which then owns it),
+/// or destroys it when that region has no block.
+///
+/// # Safety
+/// `raw` was just created, in `owner`'s context, and is in no block.
+unsafe fn append<'a>(owner: Op<'a>, raw: MlirOperation) -> Option<Op<'a>> {
+    let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(owner.raw(), 0));
+    if block.ptr.is_null() {
+        mlirOperationDestroy(raw);
+        return None;
     }
+    mlirBlockAppendOwnedOperation(block, raw);
+    Op::from_raw(raw)
 }
 
 /// Creates a plain access node of `data` (`sdfg.access %data`, which
@@ -243,17 +249,8 @@ pub fn create_read_at_end<'a>(owner: Op<'a>, data: Val<'a>) -> Option<Op<'a>> {
         &[data.ty()],
         0,
     );
-    // SAFETY: the region has a block (checked); the node is appended once
-    // and owned by it from then on.
-    unsafe {
-        let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(owner.raw(), 0));
-        if block.ptr.is_null() {
-            mlirOperationDestroy(raw);
-            return None;
-        }
-        mlirBlockAppendOwnedOperation(block, raw);
-        Op::from_raw(raw)
-    }
+    // SAFETY: the op was just created and is in no block.
+    unsafe { append(owner, raw) }
 }
 
 /// Creates `sdfg.edge @src -> @dst assign(...)` at the end of `owner`'s
@@ -282,16 +279,8 @@ pub fn create_edge<'a>(
     // SAFETY: the op was just created and is not in a block.
     let edge = unsafe { Op::from_raw(raw) }?;
     set_assignments(edge, assignments);
-    // SAFETY: the region has a block (checked); the edge is appended once.
-    unsafe {
-        let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(owner.raw(), 0));
-        if block.ptr.is_null() {
-            mlirOperationDestroy(raw);
-            return None;
-        }
-        mlirBlockAppendOwnedOperation(block, raw);
-    }
-    Some(edge)
+    // SAFETY: the op was just created and is in no block.
+    unsafe { append(owner, raw) }
 }
 
 /// Creates `sdfg.sym "expr" : ty` at the start of the entry block of

@@ -62,7 +62,7 @@
 //! transients and loop counters the caller's. `sdfg-state-fusion` then
 //! joins the states around the inlined ones where it can.
 
-use crate::inline_sdfgs::{check_names, whole};
+use crate::inline_sdfgs::{check_names, inline_each, whole};
 use sdfg_analysis::executions::{conditions_cover, size_assumptions};
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{Op, Val};
@@ -103,13 +103,7 @@ impl RustPass for InlineMultistate {
 /// Inlines every qualifying nested SDFG under `root`, innermost first;
 /// returns how many were inlined.
 pub fn inline_multistate(root: Op<'_>) -> usize {
-    let mut calls: Vec<Op<'_>> = root
-        .descendants()
-        .into_iter()
-        .filter(|op| op.is("sdfg.nested"))
-        .collect();
-    calls.reverse();
-    calls.into_iter().filter(|c| inline(*c).is_ok()).count()
+    inline_each(root, inline)
 }
 
 /// Whether `value` is a container that is not a view or a reference.

@@ -72,6 +72,13 @@ impl RustPass for InlineSdfgs {
 /// Inlines every qualifying nested SDFG under `root`, innermost first;
 /// returns how many were inlined.
 pub fn inline_sdfgs(root: Op<'_>) -> usize {
+    inline_each(root, inline)
+}
+
+/// Applies `inline` to every nested SDFG call under `root`, innermost
+/// first (a call's body is final when its caller is tried); returns how
+/// many it inlined.
+pub(crate) fn inline_each(root: Op<'_>, inline: fn(Op<'_>) -> Result<(), String>) -> usize {
     let mut calls: Vec<Op<'_>> = root
         .descendants()
         .into_iter()
