@@ -3,6 +3,8 @@
 // RUN: sdfg-run %s --function inline_loop_between_two_halves --set N=7 --seed 4 | FileCheck %s --check-prefix=SAME
 // RUN: sdfg-run %s --function inline_loop_between_two_halves --set N=7 --seed 4 --pass-pipeline='builtin.module(sdfg-inline-multistate)' | FileCheck %s --check-prefix=SAME
 // RUN: sdfg-run %s --function inline_loop_between_two_halves --set N=7 --seed 4 --pass-pipeline='builtin.module(sdfg-simplify)' | FileCheck %s --check-prefix=SAME
+// RUN: sdfg-run %s --function rename_the_loop_counter_the_caller_names --set N=5 --seed 4 | FileCheck %s --check-prefix=RENAME
+// RUN: sdfg-run %s --function rename_the_loop_counter_the_caller_names --set N=5 --seed 4 --pass-pipeline='builtin.module(sdfg-inline-multistate)' | FileCheck %s --check-prefix=RENAME
 
 // A nested SDFG with a loop (prefix sums of A into B), called on whole
 // containers between a map that fills A and one that reads B: the map
@@ -82,6 +84,63 @@ sdfg.sdfg @inline_loop_between_two_halves(%X: !sdfg.array<f64 ["N"]> as "X", %A:
   sdfg.state @end {
   }
   sdfg.edge @s -> @end
+}
+
+// -----
+
+// The nested loop counter `i` is also the caller's symbol (its own loop
+// counter, read after the call): inlined, the nested one becomes `i_0`,
+// in its assignments, conditions and memlets alike.
+// RENAME: B: <f8[5] checksum 2.0000000000e1
+// CHECK-LABEL: sdfg.sdfg @rename_the_loop_counter_the_caller_names
+// CHECK-SAME: symbols {N = i64, i = i64, i_0 = i64}
+// CHECK: sdfg.access %B writes(%{{.*}}["i_0"] : f64)
+// CHECK-DAG: sdfg.edge @fill_init -> @fill_guard assign("i_0" = "0")
+// CHECK-DAG: sdfg.edge @fill_guard -> @fill_body if "i_0 < N"
+// CHECK-DAG: sdfg.edge @fill_body -> @fill_guard assign("i_0" = "i_0 + 1")
+// CHECK-DAG: sdfg.edge @s_after -> @guard assign("i" = "0")
+sdfg.sdfg @rename_the_loop_counter_the_caller_names(%B: !sdfg.array<f64 ["N"]> as "B") symbols {N = i64, i = i64} {
+  sdfg.state @s {
+    %n = sdfg.nested "fill" outs("b" : !sdfg.array<f64 ["N"]>) symbols("N" = "N") {
+      sdfg.sdfg @fill(%ib: !sdfg.array<f64 ["N"]> as "b") symbols {N = i64, i = i64} {
+        sdfg.state @fill_init {
+        }
+        sdfg.state @fill_guard {
+        }
+        sdfg.state @fill_body {
+          %t = sdfg.tasklet "count" outs("o" : f64) {
+            %v = sdfg.sym "i" : f64
+            sdfg.yield %v : f64
+          }
+          %w = sdfg.access %ib writes(%t["i"] : f64) : !sdfg.array<f64 ["N"]>
+        }
+        sdfg.state @fill_done {
+        }
+        sdfg.edge @fill_init -> @fill_guard assign("i" = "0")
+        sdfg.edge @fill_guard -> @fill_body if "i < N"
+        sdfg.edge @fill_body -> @fill_guard assign("i" = "i + 1")
+        sdfg.edge @fill_guard -> @fill_done if "not (i < N)"
+      }
+    }
+    %b = sdfg.access %B writes(%n["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+  sdfg.state @guard {
+  }
+  sdfg.state @body {
+    %b = sdfg.access %B : !sdfg.array<f64 ["N"]>
+    %t = sdfg.tasklet "double" ins("x" = %b["i"] : !sdfg.array<f64 ["N"]>) outs("o" : f64) {
+    ^bb0(%x: f64):
+      %r = arith.addf %x, %x : f64
+      sdfg.yield %r : f64
+    }
+    %w = sdfg.access %B writes(%t["i"] : f64) : !sdfg.array<f64 ["N"]>
+  }
+  sdfg.state @done {
+  }
+  sdfg.edge @s -> @guard assign("i" = "0")
+  sdfg.edge @guard -> @body if "i < N"
+  sdfg.edge @body -> @guard assign("i" = "i + 1")
+  sdfg.edge @guard -> @done if "not (i < N)"
 }
 
 // -----

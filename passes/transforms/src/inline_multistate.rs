@@ -41,10 +41,12 @@
 //!   container's (same shape and strides). An argument that is both input
 //!   and output names the same container on both sides;
 //! - the symbol mapping is the identity, the nested SDFG assigns none of
-//!   the mapped symbols, and its other
-//!   symbols (its loop counters), its transients' names and the names of
-//!   the arguments its strings mention (`s = x[i]` on an edge) are free
-//!   in the caller. DaCe renames on a clash; we leave the call;
+//!   the mapped symbols, and its transients' names and the names of the
+//!   arguments its strings mention (`s = x[i]` on an edge) are free in
+//!   the caller (DaCe renames those on a clash; we leave the call). Its
+//!   other symbols (its loop counters) that the caller also names are
+//!   renamed, as DaCe renames them, unless foreign code, a library node's
+//!   properties or a container type names them;
 //! - every block that has edges out covers all cases with their
 //!   conditions: a nested SDFG that stops where no condition holds would,
 //!   inlined, stop its caller.
@@ -65,9 +67,11 @@
 use crate::inline_sdfgs::{check_names, inline_each, whole};
 use sdfg_analysis::executions::{conditions_cover, size_assumptions};
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
-use sdfg_dialect::ir::{Op, Val};
+use sdfg_dialect::ir::{
+    array_elements, array_of, attr_str, attr_to_string, type_to_string, Op, Val,
+};
 use sdfg_dialect::{
-    container_name, declared_symbols, memlet_at, rewrite, Container, ContainerKind, Wcr,
+    container_name, declared_symbols, memlet_at, rewrite, Container, ContainerKind, Memlet, Wcr,
     CONTROL_FLOW_BLOCKS,
 };
 use sdfg_symbolic::parse_subset;
@@ -135,6 +139,121 @@ fn moves_whole(op: Op<'_>, k: usize, data: Val<'_>) -> bool {
         && parse_subset(&memlet.subset).is_ok_and(|s| s == all)
 }
 
+/// The attribute values of `inner`'s own ops (those of the SDFGs nested
+/// in it excepted, their calls' symbol mappings included) with the
+/// symbols `renames` renamed: expressions, memlets, assignment targets
+/// and loop variables. Fails, changing nothing, where a name also
+/// appears where it cannot be renamed: foreign code, library node
+/// properties, container types.
+fn plan_renames<'a>(
+    inner: Op<'a>,
+    renames: &[(String, String)],
+) -> Result<Vec<(Op<'a>, String, mlir_sys::MlirAttribute)>, String> {
+    let mut planned = Vec::new();
+    if renames.is_empty() {
+        return Ok(planned);
+    }
+    let values: HashMap<&str, &str> = renames
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let mentions = |text: &str| crate::identifiers(text).any(|w| values.contains_key(w.as_str()));
+    let ops = inner
+        .descendants()
+        .into_iter()
+        .filter(|o| o.ancestor("sdfg.sdfg") == Some(inner) && !o.is("sdfg.sdfg"));
+    for op in ops {
+        for value in op
+            .results()
+            .into_iter()
+            .chain((0..op.num_regions()).flat_map(|r| op.region_args(r)))
+        {
+            if mentions(&type_to_string(value.ty())) {
+                return Err("a container type names a symbol to rename".into());
+            }
+        }
+        for (name, attr) in op.attributes() {
+            let kept = matches!(
+                name,
+                "sym_name"
+                    | "label"
+                    | "name"
+                    | "in_names"
+                    | "out_names"
+                    | "names"
+                    | "dyn_names"
+                    | "symbol_names"
+                    | "class_path"
+                    | "language"
+            );
+            if kept {
+                continue;
+            }
+            if let Some(text) = attr_str(attr) {
+                if name == "code" && mentions(text) {
+                    return Err("foreign code names a symbol to rename".into());
+                }
+                if mentions(text) {
+                    let new = rewrite::str_attr(op, &crate::substitute(text, &values));
+                    planned.push((op, name.to_string(), new));
+                }
+            } else if let Some(memlet) = Memlet::from_attr(attr) {
+                let texts = [
+                    Some(&memlet.subset),
+                    memlet.other.as_ref(),
+                    memlet.volume.as_ref(),
+                ];
+                if texts.into_iter().flatten().any(|t| mentions(t)) {
+                    let new = renamed_memlet(&memlet, &values).to_attr(op.context());
+                    planned.push((op, name.to_string(), new));
+                }
+            } else {
+                let elements = array_elements(attr);
+                let texts: Vec<&str> = elements.iter().filter_map(|a| attr_str(*a)).collect();
+                let memlets: Vec<Memlet> = elements
+                    .iter()
+                    .filter_map(|a| Memlet::from_attr(*a))
+                    .collect();
+                if !elements.is_empty() && texts.len() == elements.len() {
+                    if texts.iter().any(|t| mentions(t)) {
+                        let new: Vec<String> = texts
+                            .iter()
+                            .map(|t| crate::substitute(t, &values))
+                            .collect();
+                        let refs: Vec<&str> = new.iter().map(String::as_str).collect();
+                        planned.push((op, name.to_string(), rewrite::str_array_attr(op, &refs)));
+                    }
+                } else if !elements.is_empty() && memlets.len() == elements.len() {
+                    let new: Vec<_> = memlets
+                        .iter()
+                        .map(|m| renamed_memlet(m, &values).to_attr(op.context()))
+                        .collect();
+                    planned.push((op, name.to_string(), array_of(op.context(), &new)));
+                } else if mentions(&attr_to_string(attr)) {
+                    return Err(format!("attribute `{name}` names a symbol to rename"));
+                }
+            }
+        }
+    }
+    Ok(planned)
+}
+
+/// `memlet` with the symbols of `values` renamed.
+fn renamed_memlet(memlet: &Memlet, values: &HashMap<&str, &str>) -> Memlet {
+    Memlet {
+        subset: crate::substitute(&memlet.subset, values),
+        other: memlet
+            .other
+            .as_deref()
+            .map(|o| crate::substitute(o, values)),
+        volume: memlet
+            .volume
+            .as_deref()
+            .map(|v| crate::substitute(v, values)),
+        ..memlet.clone()
+    }
+}
+
 /// Inlines the nested SDFG `call` into its caller's state machine, or
 /// says why it cannot (and changes nothing).
 pub fn inline(call: Op<'_>) -> Result<(), String> {
@@ -184,14 +303,27 @@ pub fn inline(call: Op<'_>) -> Result<(), String> {
         .into_iter()
         .filter(|(n, _)| !names.contains(n))
         .collect();
-    if let Some((n, _)) = new_symbols
+    // The nested SDFG's own symbols (its loop counters) that the caller
+    // also names get fresh names, as DaCe's `find_new_name` gives them.
+    let mut taken_names: HashSet<String> = outer_symbols
         .iter()
-        .find(|(n, _)| outer_symbols.contains(n) || outer_data.contains(*n))
-    {
-        return Err(format!(
-            "symbol `{n}` of the nested SDFG is also a name of the caller"
-        ));
+        .map(|n| n.to_string())
+        .chain(outer_data.iter().cloned())
+        .chain(crate::mention_counts(inner).into_keys())
+        .chain(new_symbols.iter().map(|(n, _)| n.to_string()))
+        .collect();
+    let mut renames: Vec<(String, String)> = Vec::new();
+    for (n, _) in &new_symbols {
+        if outer_symbols.contains(n) || outer_data.contains(*n) {
+            let fresh = (0..)
+                .map(|k| format!("{n}_{k}"))
+                .find(|c| !taken_names.contains(c))
+                .unwrap_or_default();
+            taken_names.insert(fresh.clone());
+            renames.push((n.to_string(), fresh));
+        }
     }
+    let renamed = plan_renames(inner, &renames)?;
     // The nested SDFG must not assign the symbols it shares with the
     // caller: inlined, the assignment would change the caller's.
     let assigned = inner
@@ -410,8 +542,15 @@ pub fn inline(call: Op<'_>) -> Result<(), String> {
     for alloc in allocs {
         rewrite::move_before(alloc, first_block);
     }
+    for (op, attr, value) in renamed {
+        op.set_attr(&attr, value);
+    }
+    let fresh: HashMap<&str, &str> = renames
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
     for (name, ty) in new_symbols {
-        rewrite::declare_symbol(outer, name, ty);
+        rewrite::declare_symbol(outer, fresh.get(name).copied().unwrap_or(name), ty);
     }
     // Inner block names that the caller's region already has are renamed.
     let taken: HashSet<&str> = owner

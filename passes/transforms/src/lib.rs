@@ -211,3 +211,35 @@ pub(crate) fn remove_input(op: Op<'_>, index: usize) {
     }
     rewrite::erase_region_arg(op, index);
 }
+
+/// `text` with every identifier that `values` assigns replaced by its
+/// value in parentheses (attributes after a `.` are not identifiers).
+pub(crate) fn substitute(text: &str, values: &HashMap<&str, &str>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let mut previous = ' ';
+    let flush = |word: &mut String, out: &mut String, previous: char| {
+        match values.get(word.as_str()) {
+            Some(value) if previous != '.' && !word.starts_with(|c: char| c.is_ascii_digit()) => {
+                out.push_str(&crate::parenthesized(value));
+            }
+            _ => out.push_str(word),
+        }
+        word.clear();
+    };
+    let mut before_word = ' ';
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            if word.is_empty() {
+                before_word = previous;
+            }
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out, before_word);
+            out.push(c);
+        }
+        previous = c;
+    }
+    flush(&mut word, &mut out, before_word);
+    out
+}

@@ -340,7 +340,7 @@ pub fn absorb_empty(machine: &mut Machine<'_>, name: &str) -> Result<(), String>
         .cloned()
         .collect();
     for (n, value) in &second {
-        let value = substitute(value, &values);
+        let value = crate::substitute(value, &values);
         if value.len() > MAX_EXPRESSION {
             return Err(format!(
                 "joining the edges around `{name}` makes an expression too long"
@@ -473,38 +473,6 @@ fn forward_copy(
 /// The longest right-hand side joining two edges may write (substituting
 /// one edge's assignments into the next can grow expressions quickly).
 const MAX_EXPRESSION: usize = 512;
-
-/// `text` with every identifier that `values` assigns replaced by its
-/// value in parentheses (attributes after a `.` are not identifiers).
-fn substitute(text: &str, values: &HashMap<&str, &str>) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut word = String::new();
-    let mut previous = ' ';
-    let flush = |word: &mut String, out: &mut String, previous: char| {
-        match values.get(word.as_str()) {
-            Some(value) if previous != '.' && !word.starts_with(|c: char| c.is_ascii_digit()) => {
-                out.push_str(&crate::parenthesized(value));
-            }
-            _ => out.push_str(word),
-        }
-        word.clear();
-    };
-    let mut before_word = ' ';
-    for c in text.chars() {
-        if c.is_alphanumeric() || c == '_' {
-            if word.is_empty() {
-                before_word = previous;
-            }
-            word.push(c);
-        } else {
-            flush(&mut word, &mut out, before_word);
-            out.push(c);
-        }
-        previous = c;
-    }
-    flush(&mut word, &mut out, before_word);
-    out
-}
 
 /// What a node's effect is on: one container, or possibly any.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
