@@ -353,6 +353,48 @@ sdfg.sdfg @uninitialized_transient(%B: !sdfg.scalar<f64> as "B") {
 
 // -----
 
+// A transient read in a state that no path from the start has written
+// yet is reported too, once: `t` is written only after @read, and only on
+// one branch before @maybe, which stays quiet (some path wrote it). A
+// loop body's read of what the body writes stays quiet as well: a later
+// iteration reads what an earlier one wrote (the analysis is a
+// may-analysis, so the first iteration is not told apart).
+sdfg.sdfg @transient_read_before_written(%B: !sdfg.scalar<f64> as "B") symbols {k = i64} {
+  %t = sdfg.alloc "t" : !sdfg.scalar<f64>
+  %u = sdfg.alloc "u" : !sdfg.scalar<f64>
+  sdfg.state @read {
+    // expected-warning @+1 {{'sdfg.access' op reads transient "t" before any path to its state writes it: its values are undefined}}
+    %r = sdfg.access %t : !sdfg.scalar<f64>
+    %o = sdfg.tasklet "copy" ins("x" = %r["0"] : !sdfg.scalar<f64>) outs("y" : f64) code python "y = x"
+    %b = sdfg.access %B writes(%o["0"] : f64) : !sdfg.scalar<f64>
+  }
+  sdfg.state @write {
+    %o = sdfg.tasklet "one" outs("y" : f64) code python "y = 1.0"
+    %w = sdfg.access %t writes(%o["0"] : f64) : !sdfg.scalar<f64>
+  }
+  sdfg.state @skip {
+  }
+  sdfg.state @maybe {
+    %r = sdfg.access %t : !sdfg.scalar<f64>
+    %o = sdfg.tasklet "copy" ins("x" = %r["0"] : !sdfg.scalar<f64>) outs("y" : f64) code python "y = x"
+    %b = sdfg.access %B writes(%o["0"] : f64) : !sdfg.scalar<f64>
+  }
+  sdfg.loop @l var "k" init "0" cond "k < 3" update "k + 1" {
+    sdfg.state @body {
+      %r = sdfg.access %u : !sdfg.scalar<f64>
+      %o = sdfg.tasklet "next" ins("x" = %r["0"] : !sdfg.scalar<f64>) outs("y" : f64) code python "y = x"
+      %w = sdfg.access %u writes(%o["0"] : f64) : !sdfg.scalar<f64>
+    }
+  }
+  sdfg.edge @read -> @write if "k > 0"
+  sdfg.edge @read -> @skip if "not (k > 0)"
+  sdfg.edge @write -> @maybe
+  sdfg.edge @skip -> @maybe
+  sdfg.edge @maybe -> @l
+}
+
+// -----
+
 // Names must be identifiers, as DaCe's `validate_name` has them.
 // expected-error @+1 {{'sdfg.sdfg' op has an argument with the invalid name `2A`}}
 sdfg.sdfg @names(%A: !sdfg.array<f64 ["4"]> as "2A") {

@@ -654,7 +654,159 @@ pub fn warn_uninitialized_transients(sdfg: Op<'_>) -> usize {
             warned += 1;
         }
     }
+    warned + warn_unwritten_paths(sdfg)
+}
+
+/// Whether `access` reads the values its container held when its state
+/// began: it reads, and nothing writes into it or binds it.
+fn reads_state_entry(access: Op<'_>) -> bool {
+    access.operand_segment(1).is_empty()
+        && access.operand_segment(2).is_empty()
+        && access.results()[0]
+            .uses()
+            .into_iter()
+            .any(|(user, operand)| {
+                memlet_slot(user, operand).is_some_and(|slot| slot.attr != "source_memlet")
+            })
+}
+
+/// The transients of `sdfg` (its one-call arrays and scalars) that some
+/// op under `op` writes or binds.
+fn written_under<'a>(op: Op<'a>, transients: &HashSet<Val<'a>>) -> HashSet<Val<'a>> {
+    op.descendants()
+        .into_iter()
+        .filter(|a| a.is("sdfg.access") && !reads_state_entry(*a))
+        .filter_map(|a| a.operands().first().copied())
+        .filter(|d| transients.contains(d))
+        .collect()
+}
+
+/// Warns where a state reads a transient that no path from the start has
+/// written yet (DaCe's "use of uninitialized transient", which DaCe checks
+/// along one traversal order; this follows every path). A forward
+/// may-analysis: a block starts with what any path into it may have
+/// written; a loop's body with everything the loop writes, since a later
+/// iteration sees an earlier one's writes. Every warning is a read that
+/// nothing before it can have written; a read that only some paths (or
+/// only a loop's first iteration) leave unwritten is not reported.
+fn warn_unwritten_paths(sdfg: Op<'_>) -> usize {
+    let transients: HashSet<Val<'_>> = sdfg
+        .region_ops(0)
+        .into_iter()
+        .filter(|o| o.is("sdfg.alloc"))
+        .filter(|o| {
+            let lifetime = o.attr("lifetime").map(sdfg_dialect::ir::attr_to_string);
+            !lifetime.is_some_and(|l| l.contains("Persistent") || l.contains("External"))
+        })
+        .flat_map(|o| o.results())
+        .filter(|v| {
+            matches!(
+                Container::from_type(v.ty()).map(|c| c.kind),
+                Some(ContainerKind::Array | ContainerKind::Scalar)
+            )
+        })
+        .collect();
+    if transients.is_empty() {
+        return 0;
+    }
+    let mut at_start = std::collections::HashMap::new();
+    may_write_region(sdfg, HashSet::new(), &transients, &mut at_start);
+    let somewhere = written_under(sdfg, &transients);
+    let mut warned = 0;
+    let mut reported: HashSet<Val<'_>> = HashSet::new();
+    let states = own_ops(sdfg).into_iter().filter(|o| o.is("sdfg.state"));
+    for state in states {
+        let Some(before) = at_start.get(&state) else {
+            continue;
+        };
+        for access in state.descendants() {
+            let Some(data) = access.operands().first().copied() else {
+                continue;
+            };
+            let unwritten = access.is("sdfg.access")
+                && transients.contains(&data)
+                && !before.contains(&data)
+                && reads_state_entry(access);
+            // A transient written nowhere has its own warning.
+            if unwritten && somewhere.contains(&data) && reported.insert(data) {
+                access.emit_warning(format!(
+                    "reads transient \"{}\" before any path to its state writes it: its values are undefined",
+                    container_name(data).unwrap_or_else(|| "?".into())
+                ));
+                warned += 1;
+            }
+        }
+    }
     warned
+}
+
+/// The may-written analysis of `owner`'s state machine entered with
+/// `entry`; records each block's start and returns what may be written
+/// where the region ends.
+fn may_write_region<'a>(
+    owner: Op<'a>,
+    entry: HashSet<Val<'a>>,
+    transients: &HashSet<Val<'a>>,
+    at_start: &mut std::collections::HashMap<Op<'a>, HashSet<Val<'a>>>,
+) -> HashSet<Val<'a>> {
+    let g = crate::graph::control_flow_graph(owner);
+    if g.node_count() == 0 {
+        return entry;
+    }
+    let mut start: Vec<Option<HashSet<Val<'a>>>> = vec![None; g.node_count()];
+    start[0] = Some(entry.clone());
+    let mut work = vec![petgraph::graph::NodeIndex::new(0)];
+    let mut exit = entry;
+    while let Some(n) = work.pop() {
+        let Some(here) = start[n.index()].clone() else {
+            continue;
+        };
+        let end = may_write_block(g[n], here, transients, at_start);
+        exit.extend(end.iter().copied());
+        for t in g.neighbors(n) {
+            let merged: HashSet<Val<'a>> = match &start[t.index()] {
+                Some(old) => old.union(&end).copied().collect(),
+                None => end.clone(),
+            };
+            if start[t.index()].as_ref() != Some(&merged) {
+                start[t.index()] = Some(merged);
+                work.push(t);
+            }
+        }
+    }
+    exit
+}
+
+fn may_write_block<'a>(
+    op: Op<'a>,
+    env: HashSet<Val<'a>>,
+    transients: &HashSet<Val<'a>>,
+    at_start: &mut std::collections::HashMap<Op<'a>, HashSet<Val<'a>>>,
+) -> HashSet<Val<'a>> {
+    let end = match op.name() {
+        "sdfg.state" => {
+            at_start.insert(op, env.clone());
+            let mut end = env;
+            end.extend(written_under(op, transients));
+            end
+        }
+        "sdfg.loop" => {
+            let mut inside = env;
+            inside.extend(written_under(op, transients));
+            may_write_region(op, inside.clone(), transients, at_start);
+            inside
+        }
+        "sdfg.conditional" => {
+            let mut end = env.clone();
+            for branch in op.region_ops(0) {
+                end.extend(may_write_region(branch, env.clone(), transients, at_start));
+            }
+            end
+        }
+        "sdfg.region" | "sdfg.call_region" => may_write_region(op, env, transients, at_start),
+        _ => env,
+    };
+    end
 }
 
 fn check_scope_inputs_used(op: Op<'_>, reporter: &mut Reporter) {
