@@ -615,22 +615,8 @@ fn check_inout_containers(call: Op<'_>, reporter: &mut Reporter) {
 /// longer than one call (`Persistent`, `External`), is not reported.
 pub fn warn_uninitialized_transients(sdfg: Op<'_>) -> usize {
     let mut warned = 0;
-    for alloc in sdfg
-        .region_ops(0)
-        .into_iter()
-        .filter(|o| o.is("sdfg.alloc"))
-    {
-        let lifetime = alloc.attr("lifetime").map(sdfg_dialect::ir::attr_to_string);
-        if lifetime.is_some_and(|l| l.contains("Persistent") || l.contains("External")) {
-            continue;
-        }
+    for alloc in one_call_transients(sdfg) {
         let value = alloc.results()[0];
-        if !matches!(
-            Container::from_type(value.ty()).map(|c| c.kind),
-            Some(ContainerKind::Array | ContainerKind::Scalar)
-        ) {
-            continue;
-        }
         let (mut read, mut written) = (None, false);
         for (access, _) in value.uses() {
             if !access.is("sdfg.access") {
@@ -655,6 +641,26 @@ pub fn warn_uninitialized_transients(sdfg: Op<'_>) -> usize {
         }
     }
     warned + warn_unwritten_paths(sdfg)
+}
+
+/// The allocations of `sdfg`'s transient arrays and scalars that live for
+/// one call (not `Persistent` or `External`): those whose values are
+/// undefined until the call writes them.
+fn one_call_transients(sdfg: Op<'_>) -> Vec<Op<'_>> {
+    sdfg.region_ops(0)
+        .into_iter()
+        .filter(|o| o.is("sdfg.alloc"))
+        .filter(|o| {
+            let lifetime = o.attr("lifetime").map(sdfg_dialect::ir::attr_to_string);
+            !lifetime.is_some_and(|l| l.contains("Persistent") || l.contains("External"))
+        })
+        .filter(|o| {
+            matches!(
+                Container::from_type(o.results()[0].ty()).map(|c| c.kind),
+                Some(ContainerKind::Array | ContainerKind::Scalar)
+            )
+        })
+        .collect()
 }
 
 /// Whether `access` reads the values its container held when its state
@@ -690,21 +696,9 @@ fn written_under<'a>(op: Op<'a>, transients: &HashSet<Val<'a>>) -> HashSet<Val<'
 /// nothing before it can have written; a read that only some paths (or
 /// only a loop's first iteration) leave unwritten is not reported.
 fn warn_unwritten_paths(sdfg: Op<'_>) -> usize {
-    let transients: HashSet<Val<'_>> = sdfg
-        .region_ops(0)
+    let transients: HashSet<Val<'_>> = one_call_transients(sdfg)
         .into_iter()
-        .filter(|o| o.is("sdfg.alloc"))
-        .filter(|o| {
-            let lifetime = o.attr("lifetime").map(sdfg_dialect::ir::attr_to_string);
-            !lifetime.is_some_and(|l| l.contains("Persistent") || l.contains("External"))
-        })
-        .flat_map(|o| o.results())
-        .filter(|v| {
-            matches!(
-                Container::from_type(v.ty()).map(|c| c.kind),
-                Some(ContainerKind::Array | ContainerKind::Scalar)
-            )
-        })
+        .map(|a| a.results()[0])
         .collect();
     if transients.is_empty() {
         return 0;
@@ -783,7 +777,7 @@ fn may_write_block<'a>(
     transients: &HashSet<Val<'a>>,
     at_start: &mut std::collections::HashMap<Op<'a>, HashSet<Val<'a>>>,
 ) -> HashSet<Val<'a>> {
-    let end = match op.name() {
+    match op.name() {
         "sdfg.state" => {
             at_start.insert(op, env.clone());
             let mut end = env;
@@ -805,8 +799,7 @@ fn may_write_block<'a>(
         }
         "sdfg.region" | "sdfg.call_region" => may_write_region(op, env, transients, at_start),
         _ => env,
-    };
-    end
+    }
 }
 
 fn check_scope_inputs_used(op: Op<'_>, reporter: &mut Reporter) {

@@ -140,6 +140,7 @@ fn meet(a: &Env, b: &Env) -> Env {
 
 /// What the analysis of one SDFG knows: the symbols that change, the
 /// names of its data, and the values at each block's start and end.
+#[derive(Clone)]
 struct Analysis<'a> {
     /// Whether values are copies of symbols that change (`s = i`), kept
     /// as they are written, or constants, which the values known before
@@ -225,13 +226,7 @@ fn propagate_in(sdfg: Op<'_>) -> usize {
     };
     let mut copies = Analysis {
         copies: true,
-        changing: analysis.changing.clone(),
-        types: analysis.types.clone(),
-        data: analysis.data.clone(),
-        asm: analysis.asm.clone(),
-        at_start: HashMap::new(),
-        at_end: HashMap::new(),
-        in_loop: HashMap::new(),
+        ..analysis.clone()
     };
     analysis.region(sdfg, entry.clone());
     copies.region(sdfg, entry);
