@@ -116,3 +116,36 @@ sdfg.sdfg @unstructured_cycle() symbols {x = i64} {
   sdfg.edge @c -> @b if "x > 0"
   sdfg.edge @c -> @d if "x <= 0"
 }
+
+// -----
+
+// Do-while loops run their body once before the first check. Checking
+// before the update (the back edge assigns), the body runs N + 1 times
+// with t in 0..=N; updating first, the check sees the next value, so
+// u in 0..N-1 (N times, never fewer than 1; sizes are positive). A
+// state-machine self-loop is such a loop too.
+// CHECK-LABEL: executions in @do_while_loops:
+// CHECK-NEXT: @check_first: 1
+// CHECK-NEXT: @a: N + 1, t in 0:N + 1
+// CHECK-NEXT: @update_first: 1
+// CHECK-NEXT: @b: N, u in 0:N
+// CHECK-NEXT: @self: N + 1, v in 0:N + 1
+// CHECK-NEXT: @done: 1
+sdfg.sdfg @do_while_loops(%A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64, t = i64, u = i64, v = i64} {
+  sdfg.loop @check_first var "t" init "0" cond "t < N" update "t + 1" inverted {
+    sdfg.state @a {
+    }
+  }
+  sdfg.loop @update_first var "u" init "0" cond "u < N" update "u + 1" inverted update_before_condition {
+    sdfg.state @b {
+    }
+  }
+  sdfg.state @self {
+  }
+  sdfg.state @done {
+  }
+  sdfg.edge @check_first -> @update_first
+  sdfg.edge @update_first -> @self assign("v" = "0")
+  sdfg.edge @self -> @self if "v < N" assign("v" = "v + 1")
+  sdfg.edge @self -> @done if "not (v < N)"
+}

@@ -29,6 +29,13 @@ pub fn set_symbol_ref(op: Op<'_>, name: &str, symbol: &str) {
     op.set_attr(name, attr);
 }
 
+/// Sets the unit attribute `name` of `op` (a flag such as `inverted`).
+pub fn set_unit_attr(op: Op<'_>, name: &str) {
+    // SAFETY: the context is live.
+    let attr = unsafe { mlirUnitAttrGet(op.context()) };
+    op.set_attr(name, attr);
+}
+
 /// Removes attribute `name` of `op`, if present.
 pub fn remove_attr(op: Op<'_>, name: &str) {
     // SAFETY: the op is live.

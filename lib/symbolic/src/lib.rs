@@ -98,7 +98,7 @@ pub use compare::{compare_eq, compare_le, compare_lt, Assumptions, RationalBound
 pub use embedding::{Dim, Embedding};
 pub use eval::{EvalError, Value};
 pub use expr::{BitOp, Expr};
-pub use loops::{loop_range, LoopRange};
+pub use loops::{do_while_range, loop_range, LoopRange};
 pub use parse::{parse, parse_assignment, parse_statements, ParseError, Statement};
 pub use subset::{parse_subset, DataDim, Range, Subset, SubsetError};
 

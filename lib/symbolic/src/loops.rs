@@ -10,6 +10,13 @@
 //! the lower bound `0`). Anything else (a condition that does not mention
 //! the variable, a symbolic step, `i != N`, `i * i < N`) is not counted:
 //! the caller treats the loop as a while loop.
+//!
+//! A do-while loop ([`do_while_range`]) runs its body once before the
+//! first check. Checking before the update, it sees `init` and then the
+//! update of every value the `for` loop from `init` would see; updating
+//! first, it sees `init` and then every value the `for` loop from the
+//! first update would see. Either way it is the `for` loop's range with
+//! one value more at the start, so one more iteration, never fewer than 1.
 
 use crate::expr::{Node, Rel};
 use crate::{Assumptions, Expr, Range};
@@ -105,6 +112,50 @@ pub fn loop_range(
     })
 }
 
+/// The range of `var` in the do-while loop `do { body } while (cond)`
+/// that starts at `init` and steps with `update`: after the body, either
+/// the update and then the check (`update_before_condition`, DaCe's
+/// default) or the check and then the update. `None` where the loop is
+/// not counted.
+pub fn do_while_range(
+    var: &str,
+    init: &Expr,
+    cond: &Expr,
+    update: &Expr,
+    update_before_condition: bool,
+    asm: &Assumptions,
+) -> Option<LoopRange> {
+    let step = Expr::sub(update, &Expr::symbol(var)).as_int()?;
+    // The values after the first: the `for` loop from `init`, each value
+    // updated, or the `for` loop from `init`'s update.
+    let first_checked = if update_before_condition {
+        Expr::add(init, &Expr::int(step))
+    } else {
+        init.clone()
+    };
+    let rest = loop_range(var, &first_checked, cond, update, asm)?;
+    let (magnitude, extra) = (Expr::int(step.abs()), rest.trip_count.clone());
+    let span = Expr::mul(&extra, &magnitude);
+    let range = if step > 0 {
+        Range::new(
+            init.clone(),
+            Expr::add(&Expr::add(init, &span), &Expr::int(1)),
+            magnitude,
+        )
+    } else {
+        Range::new(
+            Expr::sub(init, &span),
+            Expr::add(init, &Expr::int(1)),
+            magnitude,
+        )
+    };
+    Some(LoopRange {
+        range,
+        trip_count: Expr::add(&extra, &Expr::int(1)),
+        descending: step < 0,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +186,40 @@ mod tests {
             range("i", "N", "i > 0", "i - 3"),
             r("N - 3*int_ceil(N, 3) + 3:N + 1:3", "int_ceil(N, 3)")
         );
+    }
+
+    fn do_while(init: &str, cond: &str, update: &str, first: bool) -> Option<(String, String)> {
+        let asm = Assumptions::for_array_sizes([&Expr::symbol("N")]);
+        let p = |s: &str| parse(s).expect("parses");
+        do_while_range("i", &p(init), &p(cond), &p(update), first, &asm)
+            .map(|l| (l.range.to_string(), l.trip_count.to_string()))
+    }
+
+    /// Each case is checked against the iterations it enumerates: with
+    /// N = 0 the body still runs once, with i = init.
+    #[test]
+    fn do_while_loops_run_once_more_from_the_start() {
+        let r = |a: &str, b: &str| Some((a.to_string(), b.to_string()));
+        // do { body(i) } while (i < N) with i = i + 1 after the check:
+        // i in 0..=N (N + 1 times).
+        assert_eq!(
+            do_while("0", "i < N", "i + 1", false),
+            r("0:N + 1", "N + 1")
+        );
+        // Updating first: i = 0, then 1..N-1 while i < N: N times (sizes
+        // are positive, so never the one run of N = 0).
+        assert_eq!(do_while("0", "i < N", "i + 1", true), r("0:N", "N"));
+        // Descending, check first: i = N, N-1, ..., 0.
+        assert_eq!(
+            do_while("N", "i > 0", "i - 1", false),
+            r("0:N + 1", "N + 1")
+        );
+        // M may be 0 or negative: the body still runs once, with i = 0.
+        assert_eq!(
+            do_while("0", "i < M", "i + 1", true),
+            r("0:Max(0, M - 1) + 1", "Max(0, M - 1) + 1")
+        );
+        assert_eq!(do_while("0", "i < N", "i * 2", false), None);
     }
 
     #[test]

@@ -26,18 +26,29 @@
 //! order-independent and exact for the branch structure.
 //!
 //! A component with a cycle is a counted loop when one block is DaCe's
-//! loop guard (`find_for_loop`): two successors, one into the cycle under
-//! a condition and one out of it under the negated condition; every edge
-//! into it assigns the same variable, from outside an initial value that
-//! does not mention it, from inside one update; nothing else in the cycle
-//! assigns the variable or the condition's other symbols; and
-//! [`loop_range`] reads a range from the three. The body (the component
-//! without the guard) is then analysed as a region of its own, entered
-//! `trip count` times, with the variable's range added; an edge that
-//! leaves the loop from the body (a `break`) makes the body dynamic. Any
-//! other cycle runs an unknown number of times. Structured blocks recurse:
-//! an `sdfg.loop` with a counted variable like a guarded cycle, a while
-//! loop or a do-while loop unknown; each `sdfg.branch` of a conditional
+//! loop guard (`find_for_loop`): the cycle's only entry, with two
+//! successors, one into the cycle under a condition and one out of it
+//! under the negated condition; every edge into it assigns the same
+//! variable, from outside an initial value that does not mention it, from
+//! inside one update; nothing else in the cycle assigns the variable or
+//! the condition's other symbols; and [`loop_range`] reads a range from
+//! the three. The body (the component without the guard) is then analysed
+//! as a region of its own, entered `trip count` times, with the
+//! variable's range added; an edge that leaves the loop from the body (a
+//! `break`) makes the body dynamic.
+//!
+//! Without a guard, a cycle is an inverted (do-while) loop when one block
+//! is a latch (DaCe's rotated loop): its two successors are the cycle's
+//! only entry under a condition and a block outside under the negation.
+//! The update is on the back edge (checked, then updated) or on every
+//! edge into an empty latch (updated, then checked), and
+//! [`do_while_range`] gives one iteration more than the `for` loop's. The
+//! whole cycle is then the body, analysed as a region whose back edge
+//! leaves it. Any other cycle runs an unknown number of times.
+//!
+//! Structured blocks recurse:
+//! an `sdfg.loop` with a counted variable like a guarded or inverted
+//! cycle, a while loop unknown; each `sdfg.branch` of a conditional
 //! dynamic unless it is the only, unconditional one; `sdfg.region` and
 //! `sdfg.call_region` like the block itself. A block that cannot be
 //! reached runs 0 times, exactly.
@@ -56,13 +67,15 @@
 
 use crate::graph::{control_flow_graph, ControlFlowGraph, InterstateEdge};
 use petgraph::algo::{dominators, tarjan_scc};
-use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::graph::{DiGraph, EdgeIndex, EdgeReference, NodeIndex};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::Op;
 use sdfg_dialect::layout::layout;
-use sdfg_symbolic::{loop_range, parse, Assumptions, Expr, LoopRange, Range, Subset};
+use sdfg_symbolic::{
+    do_while_range, loop_range, parse, Assumptions, Expr, LoopRange, Range, Subset,
+};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -259,19 +272,26 @@ fn region<'a>(owner: Op<'a>, entry: Execution, asm: &Assumptions, out: &mut Exec
         return;
     }
     let nodes: Vec<NodeIndex> = g.node_indices().collect();
-    machine(&g, &nodes, NodeIndex::new(0), &entry, asm, out);
+    machine(&g, &nodes, NodeIndex::new(0), &entry, &Cut::new(), asm, out);
 }
 
-/// The blocks `nodes` of `g`, entered at `start` as `entry` says.
+/// Inter-state edges a loop's analysis treats as leaving the region: the
+/// back edges of the inverted loops around (see [`machine`]).
+type Cut = HashSet<EdgeIndex>;
+
+/// The blocks `nodes` of `g`, entered at `start` as `entry` says. The
+/// edges in `cut` end the region (the back edge of an inverted loop whose
+/// body `nodes` is).
 fn machine<'a>(
     g: &ControlFlowGraph<'a>,
     nodes: &[NodeIndex],
     start: NodeIndex,
     entry: &Execution,
+    cut: &Cut,
     asm: &Assumptions,
     out: &mut Executions<'a>,
 ) {
-    let components = components_of(g, nodes);
+    let components = components_of(g, nodes, cut);
     let mut component_of = HashMap::new();
     for (c, members) in components.iter().enumerate() {
         for m in members {
@@ -290,11 +310,11 @@ fn machine<'a>(
         for &block in members {
             for e in g.edges(block) {
                 match component_of.get(&e.target()) {
-                    Some(&d) if d != c => {
+                    Some(&d) if d != c && !cut.contains(&e.id()) => {
                         successors[c].insert(d);
                     }
-                    Some(_) => {}
-                    None => {
+                    Some(_) if !cut.contains(&e.id()) => {}
+                    _ => {
                         successors[c].insert(exit);
                     }
                 }
@@ -324,19 +344,32 @@ fn machine<'a>(
         } else {
             entry.at_most()
         };
-        let blocks = members;
-        if !is_cycle(g, blocks) {
-            block(g[blocks[0]], e, asm, out);
-        } else if let Some((lp, (var, range))) =
-            guarded_loop(g, blocks, asm).and_then(|lp| lp.counted.clone().map(|c| (lp, c)))
-        {
-            let body: Vec<NodeIndex> = blocks.iter().copied().filter(|b| *b != lp.guard).collect();
-            let members: HashSet<NodeIndex> = blocks.iter().copied().collect();
-            let breaks = body
-                .iter()
-                .any(|b| g.edges(*b).any(|e| !members.contains(&e.target())));
-            let mut body_entry = e.inside_loop(&var, &range, asm);
-            body_entry.dynamic |= breaks;
+        if !is_cycle(g, members, cut) {
+            block(g[members[0]], e, asm, out);
+            continue;
+        }
+        let found = find_loop(g, members, cut, asm);
+        let Some((lp, (var, range))) = found.and_then(|lp| lp.counted.clone().map(|c| (lp, c)))
+        else {
+            for &b in members {
+                block(g[b], Execution::unknown(e.ranges.clone()), asm, out);
+            }
+            continue;
+        };
+        let body = lp.body(members);
+        let set: HashSet<NodeIndex> = members.iter().copied().collect();
+        // An edge that leaves the loop from the body (a `break`); an
+        // inverted loop's latch leaves it by its condition.
+        let breaks = body
+            .iter()
+            .filter(|&&b| b != lp.check)
+            .any(|&b| g.edges(b).any(|e| !set.contains(&e.target())));
+        let mut body_entry = e.inside_loop(&var, &range, asm);
+        body_entry.dynamic |= breaks;
+        let mut inner_cut = cut.clone();
+        if let Some(back) = lp.back {
+            inner_cut.insert(back);
+        } else {
             // The guard checks once more than the body runs.
             let guard = if body_entry.is_unknown() || e.is_unknown() {
                 Execution::unknown(e.ranges.clone())
@@ -347,25 +380,22 @@ fn machine<'a>(
                     ranges: e.ranges.clone(),
                 }
             };
-            block(g[lp.guard], guard, asm, out);
-            machine(g, &body, lp.begin, &body_entry, asm, out);
-        } else {
-            for &b in blocks {
-                block(g[b], Execution::unknown(e.ranges.clone()), asm, out);
-            }
+            block(g[lp.check], guard, asm, out);
         }
+        machine(g, &body, lp.begin, &body_entry, &inner_cut, asm, out);
     }
 }
 
 /// The strongly connected components of the blocks `nodes` of `g` (the
-/// subgraph they induce), in reverse topological order.
-fn components_of(g: &ControlFlowGraph<'_>, nodes: &[NodeIndex]) -> Vec<Vec<NodeIndex>> {
+/// subgraph they induce, without the edges in `cut`), in reverse
+/// topological order.
+fn components_of(g: &ControlFlowGraph<'_>, nodes: &[NodeIndex], cut: &Cut) -> Vec<Vec<NodeIndex>> {
     let mut sub: DiGraph<NodeIndex, ()> = DiGraph::new();
     let local: HashMap<NodeIndex, NodeIndex> =
         nodes.iter().map(|&n| (n, sub.add_node(n))).collect();
     for &n in nodes {
         for e in g.edges(n) {
-            if let Some(&t) = local.get(&e.target()) {
+            if let (Some(&t), false) = (local.get(&e.target()), cut.contains(&e.id())) {
                 sub.add_edge(local[&n], t, ());
             }
         }
@@ -376,9 +406,12 @@ fn components_of(g: &ControlFlowGraph<'_>, nodes: &[NodeIndex]) -> Vec<Vec<NodeI
         .collect()
 }
 
-/// Whether a component is a cycle (more than one block, or a self-loop).
-fn is_cycle(g: &ControlFlowGraph<'_>, members: &[NodeIndex]) -> bool {
-    members.len() > 1 || g.contains_edge(members[0], members[0])
+/// Whether a component is a cycle (more than one block, or a self-loop
+/// that is not cut).
+fn is_cycle(g: &ControlFlowGraph<'_>, members: &[NodeIndex], cut: &Cut) -> bool {
+    members.len() > 1
+        || g.edges_connecting(members[0], members[0])
+            .any(|e| !cut.contains(&e.id()))
 }
 
 fn reachable_components(start: usize, successors: &[HashSet<usize>]) -> HashSet<usize> {
@@ -418,19 +451,40 @@ pub fn conditions_cover(conditions: &[Option<&str>], asm: &Assumptions) -> bool 
     !parsed.is_empty() && asm.decide(&Expr::or(parsed)).is_true()
 }
 
-/// A loop of a region's state machine (DaCe's guard form), as the
-/// analysis recognises it: what raising it to an `sdfg.loop` needs.
+/// Where a loop of a state machine checks its condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopForm {
+    /// In a guard block before each iteration (`for` and `while` loops,
+    /// DaCe's natural loops): the guard is not part of the body.
+    Guarded,
+    /// In the latch, the body's last block, after each iteration (a
+    /// do-while loop, DaCe's rotated loop). A counted loop updates its
+    /// variable either on the back edge, after the check, or on the edges
+    /// into the latch, before it (`update_before_condition`).
+    Inverted {
+        /// Whether the update comes before the check.
+        update_before_condition: bool,
+    },
+}
+
+/// A loop of a region's state machine (DaCe's guard or rotated form), as
+/// the analysis recognises it: what raising it to an `sdfg.loop` needs.
 #[derive(Clone, Debug)]
 pub struct StateMachineLoop<'a> {
-    /// The guard block, where the condition is checked.
+    /// The block whose out-edges check the condition: the guard, or the
+    /// latch of an inverted loop.
     pub guard: Op<'a>,
-    /// The first block of the body (the guard's successor in the loop).
+    /// The first block of the body (the guard's successor in the loop, or
+    /// the inverted loop's only entry).
     pub begin: Op<'a>,
-    /// Every block of the loop but the guard.
+    /// Every block of the loop but a guard (an inverted loop's latch is
+    /// part of its body).
     pub body: Vec<Op<'a>>,
     /// For a counted loop, its variable, and its range and trip count;
     /// `None` for a while loop.
     pub counted: Option<(String, LoopRange)>,
+    /// Where the condition is checked.
+    pub form: LoopForm,
 }
 
 /// The innermost loops of `owner`'s state machine, counted or not: those
@@ -443,64 +497,133 @@ pub fn innermost_state_machine_loops<'a>(
     let g = control_flow_graph(owner);
     let nodes: Vec<NodeIndex> = g.node_indices().collect();
     let mut out = Vec::new();
-    innermost(&g, &nodes, asm, &mut out);
+    innermost(&g, &nodes, &Cut::new(), asm, &mut out);
     out
 }
 
 fn innermost<'a>(
     g: &ControlFlowGraph<'a>,
     nodes: &[NodeIndex],
+    cut: &Cut,
     asm: &Assumptions,
     out: &mut Vec<StateMachineLoop<'a>>,
 ) {
-    for members in components_of(g, nodes) {
-        if !is_cycle(g, &members) {
+    for members in components_of(g, nodes, cut) {
+        if !is_cycle(g, &members, cut) {
             continue;
         }
-        let Some(lp) = guarded_loop(g, &members, asm) else {
+        let Some(lp) = find_loop(g, &members, cut, asm) else {
             continue;
         };
-        let body: Vec<NodeIndex> = members.iter().copied().filter(|m| *m != lp.guard).collect();
+        let body = lp.body(&members);
+        let mut inner_cut = cut.clone();
+        inner_cut.extend(lp.back);
         let found = out.len();
-        innermost(g, &body, asm, out);
+        innermost(g, &body, &inner_cut, asm, out);
         if out.len() == found {
             out.push(StateMachineLoop {
-                guard: g[lp.guard],
+                guard: g[lp.check],
                 begin: g[lp.begin],
                 body: body.iter().map(|m| g[*m]).collect(),
                 counted: lp.counted,
+                form: lp.form,
             });
         }
     }
 }
 
-/// A loop of a state machine: its guard, the first block of its body and,
-/// where it is counted, its variable and range.
-struct GuardedLoop {
-    guard: NodeIndex,
+/// A loop of a state machine: the block that checks its condition, the
+/// first block of its body, where it is counted its variable and range,
+/// and for an inverted loop its back edge.
+struct FoundLoop {
+    check: NodeIndex,
     begin: NodeIndex,
     counted: Option<(String, LoopRange)>,
+    form: LoopForm,
+    back: Option<EdgeIndex>,
+}
+
+impl FoundLoop {
+    /// The loop's body among its cycle's `members`: all but the guard.
+    fn body(&self, members: &[NodeIndex]) -> Vec<NodeIndex> {
+        members
+            .iter()
+            .copied()
+            .filter(|m| *m != self.check || self.form != LoopForm::Guarded)
+            .collect()
+    }
 }
 
 /// The loop the cycle `members` forms, if one of its blocks is a loop
-/// guard (see the module documentation): a counted one where a guard
-/// counts it, else a while loop.
-fn guarded_loop(
+/// guard or an inverted loop's latch (see the module documentation): a
+/// guarded loop before an inverted one, a counted one before a while
+/// loop. A cut edge between two members (an inverted loop around whose
+/// back edge is not this cycle's) leaves the cycle unrecognised.
+fn find_loop(
     g: &ControlFlowGraph<'_>,
     members: &[NodeIndex],
+    cut: &Cut,
     asm: &Assumptions,
-) -> Option<GuardedLoop> {
+) -> Option<FoundLoop> {
     let set: HashSet<NodeIndex> = members.iter().copied().collect();
-    let guards: Vec<GuardedLoop> = members
-        .iter()
-        .filter_map(|&guard| guard_of(g, &set, guard, asm))
-        .collect();
-    let mut guards = guards.into_iter();
-    let first = guards.next()?;
+    let internal_cut = members.iter().any(|&m| {
+        g.edges(m)
+            .any(|e| cut.contains(&e.id()) && set.contains(&e.target()))
+    });
+    if internal_cut {
+        return None;
+    }
+    let guarded = members.iter().filter_map(|&b| guard_of(g, &set, b, asm));
+    let inverted = members.iter().filter_map(|&b| latch_of(g, &set, b, asm));
+    let mut candidates = guarded.chain(inverted);
+    let first = candidates.next()?;
     if first.counted.is_some() {
         return Some(first);
     }
-    Some(guards.find(|l| l.counted.is_some()).unwrap_or(first))
+    Some(candidates.find(|l| l.counted.is_some()).unwrap_or(first))
+}
+
+/// The two out-edges of `block`, the first into `members` and the second
+/// out of them, under conditions that negate each other; with the first's
+/// condition.
+fn split_edges<'g, 'a>(
+    g: &'g ControlFlowGraph<'a>,
+    members: &HashSet<NodeIndex>,
+    block: NodeIndex,
+) -> Option<(EdgeReference<'g, InterstateEdge<'a>>, Expr)> {
+    let outs: Vec<_> = g.edges(block).collect();
+    let [a, b] = outs.as_slice() else {
+        return None;
+    };
+    let (stay, leave) = match (members.contains(&a.target()), members.contains(&b.target())) {
+        (true, false) => (a, b),
+        (false, true) => (b, a),
+        _ => return None,
+    };
+    let cond = parse(stay.weight().condition?).ok()?;
+    let negated = parse(leave.weight().condition?).ok()?;
+    (Expr::not(&cond) == negated).then_some((*stay, cond))
+}
+
+/// The edges that enter `members` from outside, if they all enter at
+/// `entry` and there is one.
+fn entries_at<'g, 'a>(
+    g: &'g ControlFlowGraph<'a>,
+    members: &HashSet<NodeIndex>,
+    entry: NodeIndex,
+) -> Option<Vec<&'g InterstateEdge<'a>>> {
+    let mut entries = Vec::new();
+    for &m in members {
+        for e in g.edges_directed(m, Direction::Incoming) {
+            if !members.contains(&e.source()) {
+                if m != entry {
+                    return None;
+                }
+                entries.push(e.weight());
+            }
+        }
+    }
+    (!entries.is_empty()).then_some(entries)
 }
 
 fn guard_of(
@@ -508,99 +631,139 @@ fn guard_of(
     members: &HashSet<NodeIndex>,
     guard: NodeIndex,
     asm: &Assumptions,
-) -> Option<GuardedLoop> {
-    let outs: Vec<_> = g.edges(guard).collect();
-    let [a, b] = outs.as_slice() else {
+) -> Option<FoundLoop> {
+    let (body, cond) = split_edges(g, members, guard)?;
+    if body.target() == guard {
+        // A self-loop checks after its body: an inverted loop.
         return None;
+    }
+    let entries = entries_at(g, members, guard)?;
+    let back: Vec<&InterstateEdge> = g
+        .edges_directed(guard, Direction::Incoming)
+        .filter(|e| members.contains(&e.source()))
+        .map(|e| e.weight())
+        .collect();
+    let update = |var: &str| -> Option<(Expr, Vec<EdgeIndex>)> {
+        let update = common_assignment(&back, var)?;
+        let edges = g
+            .edges_directed(guard, Direction::Incoming)
+            .filter(|e| members.contains(&e.source()))
+            .map(|e| e.id())
+            .collect();
+        Some((update, edges))
     };
-    let (body, leave) = match (members.contains(&a.target()), members.contains(&b.target())) {
-        (true, false) => (a, b),
-        (false, true) => (b, a),
-        _ => return None,
-    };
-    let cond = parse(body.weight().condition?).ok()?;
-    let negated = parse(leave.weight().condition?).ok()?;
-    if Expr::not(&cond) != negated {
-        return None;
-    }
-    let (mut back, mut entries): (Vec<&InterstateEdge>, Vec<&InterstateEdge>) = (vec![], vec![]);
-    for e in g.edges_directed(guard, Direction::Incoming) {
-        if members.contains(&e.source()) {
-            back.push(e.weight());
-        } else {
-            entries.push(e.weight());
-        }
-    }
-    if back.is_empty() || entries.is_empty() {
-        return None;
-    }
-    Some(GuardedLoop {
-        guard,
+    Some(FoundLoop {
+        check: guard,
         begin: body.target(),
-        counted: counted(g, members, guard, &cond, &back, &entries, asm),
+        counted: counted(g, members, &cond, &entries, update, |var, init, update| {
+            loop_range(var, init, &cond, update, asm)
+        }),
+        form: LoopForm::Guarded,
+        back: None,
     })
 }
 
-/// The variable and range of the loop guarded by `guard` under `cond`,
+/// The inverted loop whose latch is `latch`: its back edge goes to the
+/// cycle's only entry under the condition, its other out-edge leaves
+/// under the negation. A counted one's update is on the back edge or,
+/// where the latch is an empty state of its own, on every edge into it.
+fn latch_of(
+    g: &ControlFlowGraph<'_>,
+    members: &HashSet<NodeIndex>,
+    latch: NodeIndex,
+    asm: &Assumptions,
+) -> Option<FoundLoop> {
+    let (back, cond) = split_edges(g, members, latch)?;
+    let begin = back.target();
+    let entries = entries_at(g, members, begin)?;
+    let empty_latch =
+        latch != begin && g[latch].is("sdfg.state") && g[latch].region_ops(0).is_empty();
+    let update = |var: &str| -> Option<(Expr, Vec<EdgeIndex>)> {
+        if let Some(update) = common_assignment(&[back.weight()], var) {
+            return Some((update, vec![back.id()]));
+        }
+        if !empty_latch {
+            return None;
+        }
+        let into: Vec<_> = g.edges_directed(latch, Direction::Incoming).collect();
+        let weights: Vec<&InterstateEdge> = into.iter().map(|e| e.weight()).collect();
+        let update = common_assignment(&weights, var)?;
+        Some((update, into.iter().map(|e| e.id()).collect()))
+    };
+    let update_first = |var: &str| !assigns(back.weight(), var);
+    let counted = counted(g, members, &cond, &entries, update, |var, init, update| {
+        do_while_range(var, init, &cond, update, update_first(var), asm)
+    });
+    // A while loop has no update: DaCe's default.
+    let update_before_condition = counted.as_ref().is_none_or(|(var, _)| update_first(var));
+    Some(FoundLoop {
+        check: latch,
+        begin,
+        counted,
+        form: LoopForm::Inverted {
+            update_before_condition,
+        },
+        back: Some(back.id()),
+    })
+}
+
+fn assigns(e: &InterstateEdge, var: &str) -> bool {
+    e.assignments.iter().any(|(n, _)| *n == var)
+}
+
+/// The expression every edge of `edges` assigns to `var`, if they all
+/// assign the same one (and there is an edge).
+fn common_assignment(edges: &[&InterstateEdge], var: &str) -> Option<Expr> {
+    let mut values = edges.iter().map(|e| {
+        let (_, value) = e.assignments.iter().find(|(n, _)| *n == var)?;
+        parse(value).ok()
+    });
+    let first = values.next()??;
+    values.all(|v| v.as_ref() == Some(&first)).then_some(first)
+}
+
+/// The variable and range of a loop under `cond` entered by `entries`,
 /// if one variable is initialised the same way on every edge in, updated
-/// the same way on every edge back, and changed nowhere else, and
-/// [`loop_range`] reads a range from them.
+/// the same way on the edges `update` finds (`update(var)`), and changed
+/// on no other edge of the loop, and `range` reads a range from them.
 fn counted(
     g: &ControlFlowGraph<'_>,
     members: &HashSet<NodeIndex>,
-    guard: NodeIndex,
     cond: &Expr,
-    back: &[&InterstateEdge],
     entries: &[&InterstateEdge],
-    asm: &Assumptions,
+    update: impl Fn(&str) -> Option<(Expr, Vec<EdgeIndex>)>,
+    mut range: impl FnMut(&str, &Expr, &Expr) -> Option<LoopRange>,
 ) -> Option<(String, LoopRange)> {
-    let (first_back, first_entry) = (back.first()?, entries.first()?);
-    let assigned = |e: &InterstateEdge, var: &str| -> Option<Expr> {
-        let (_, value) = e.assignments.iter().find(|(n, _)| *n == var)?;
-        parse(value).ok()
-    };
-    for &(var, _) in &first_back.assignments {
-        let (Some(update), Some(init)) = (assigned(first_back, var), assigned(first_entry, var))
-        else {
+    for &(var, _) in &entries.first()?.assignments {
+        let Some(init) = common_assignment(entries, var) else {
             continue;
         };
-        if !update.mentions(var)
-            || back
-                .iter()
-                .any(|e| assigned(e, var).as_ref() != Some(&update))
-            || entries
-                .iter()
-                .any(|e| assigned(e, var).as_ref() != Some(&init))
-        {
+        let Some((update, update_edges)) = update(var) else {
+            continue;
+        };
+        if !update.mentions(var) || init.mentions(var) {
             continue;
         }
         // Nothing else in the loop may change the variable or the bound:
-        // no edge inside but the back edges, and those only the variable.
+        // the update edges only the variable, no other edge anything.
         let watched: HashSet<String> = cond
             .free_symbols()
             .into_iter()
             .chain(update.free_symbols())
             .collect();
-        let inner_change = members.iter().any(|&m| {
+        let changed = members.iter().any(|&m| {
             g.edges(m).any(|e| {
                 members.contains(&e.target())
-                    && e.target() != guard
-                    && e.weight()
-                        .assignments
-                        .iter()
-                        .any(|(n, _)| watched.contains(*n))
+                    && e.weight().assignments.iter().any(|(n, _)| {
+                        watched.contains(*n) && !(*n == var && update_edges.contains(&e.id()))
+                    })
             })
         });
-        let back_change = back.iter().any(|e| {
-            e.assignments
-                .iter()
-                .any(|(n, _)| *n != var && watched.contains(*n))
-        });
-        if inner_change || back_change {
+        if changed {
             continue;
         }
-        if let Some(range) = loop_range(var, &init, cond, &update, asm) {
-            return Some((var.to_string(), range));
+        if let Some(r) = range(var, &init, &update) {
+            return Some((var.to_string(), r));
         }
     }
     None
@@ -635,17 +798,17 @@ fn block<'a>(op: Op<'a>, e: Execution, asm: &Assumptions, out: &mut Executions<'
 /// How the body of an `sdfg.loop` entered as `e` runs.
 fn loop_body(op: Op<'_>, e: &Execution, asm: &Assumptions) -> Execution {
     let counted = || -> Option<(String, LoopRange)> {
-        if op.attr("inverted").is_some() {
-            return None;
-        }
         let var = op.str_attr("var")?;
         let init = parse(op.str_attr("init")?).ok()?;
         let cond = parse(op.str_attr("cond")?).ok()?;
         let update = parse(op.str_attr("update")?).ok()?;
-        Some((
-            var.to_string(),
-            loop_range(var, &init, &cond, &update, asm)?,
-        ))
+        let range = if op.attr("inverted").is_some() {
+            let update_first = op.attr("update_before_condition").is_some();
+            do_while_range(var, &init, &cond, &update, update_first, asm)?
+        } else {
+            loop_range(var, &init, &cond, &update, asm)?
+        };
+        Some((var.to_string(), range))
     };
     let Some((var, lp)) = counted() else {
         return Execution::unknown(e.ranges.clone());

@@ -58,7 +58,7 @@
 
 use crate::cfg::{assignments, unique_block_name};
 use sdfg_analysis::executions::{
-    conditions_cover, innermost_state_machine_loops, size_assumptions, StateMachineLoop,
+    conditions_cover, innermost_state_machine_loops, size_assumptions, LoopForm, StateMachineLoop,
 };
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::Op;
@@ -114,7 +114,13 @@ pub fn raise_loops(root: Op<'_>) -> usize {
             let Some(lp) = next else {
                 break;
             };
-            match raise(owner, &lp, &asm) {
+            let raised_loop = match lp.form {
+                LoopForm::Guarded => raise(owner, &lp, &asm),
+                LoopForm::Inverted {
+                    update_before_condition,
+                } => raise_inverted(owner, &lp, update_before_condition, &asm),
+            };
+            match raised_loop {
                 Some(_) => raised += 1,
                 None => {
                     refused.extend(lp.guard.symbol_name().map(str::to_string));
@@ -137,6 +143,39 @@ fn edges_of(owner: Op<'_>) -> Vec<(Op<'_>, &str, &str)> {
 
 fn assigned<'e>(list: &'e [(String, String)], var: &str) -> Option<&'e str> {
     list.iter().find(|(n, _)| n == var).map(|(_, v)| v.as_str())
+}
+
+/// Whether the machine cannot stop in any block of `body` (a block where
+/// it may would end only the iteration once raised): the conditions out
+/// of each cover every case.
+fn never_stops(edges: &[(Op<'_>, &str, &str)], body: &HashSet<&str>, asm: &Assumptions) -> bool {
+    body.iter().all(|b| {
+        let conditions: Vec<Option<&str>> = edges
+            .iter()
+            .filter(|(_, src, _)| src == b)
+            .map(|(e, _, _)| e.str_attr("condition"))
+            .collect();
+        conditions_cover(&conditions, asm)
+    })
+}
+
+/// A counted loop's variable; empty for a while loop.
+fn loop_variable<'l>(lp: &'l StateMachineLoop<'_>) -> &'l str {
+    lp.counted.as_ref().map(|(v, _)| v.as_str()).unwrap_or("")
+}
+
+/// The initial value the `entries` give `var`, unless it reads a symbol
+/// an entry assigns too (the loop would initialise after the edge's
+/// assignments, not with them).
+fn initial_value(entries: &[Op<'_>], var: &str) -> Option<String> {
+    let init = assigned(&assignments(*entries.first()?), var)?.to_string();
+    let init_expr = sdfg_symbolic::parse(&init).ok()?;
+    let reads_assigned = entries.iter().any(|e| {
+        assignments(*e)
+            .iter()
+            .any(|(n, _)| n != var && init_expr.mentions(n))
+    });
+    (!reads_assigned).then_some(init)
 }
 
 /// Raises one loop of `owner`'s region into an `sdfg.loop`; returns the
@@ -170,35 +209,17 @@ fn raise<'a>(owner: Op<'a>, lp: &StateMachineLoop<'a>, asm: &Assumptions) -> Opt
         }
     }
     let (enter, leave) = (enter?, leave?);
-    // A body block where the machine may stop would end only the
-    // iteration once raised.
-    for b in &body {
-        let conditions: Vec<Option<&str>> = edges
-            .iter()
-            .filter(|(_, src, _)| src == b)
-            .map(|(e, _, _)| e.str_attr("condition"))
-            .collect();
-        if !conditions_cover(&conditions, asm) {
-            return None;
-        }
+    if !never_stops(&edges, &body, asm) {
+        return None;
     }
     let cond = enter.str_attr("condition")?.to_string();
     // A counted loop's variable, initial value and update; a while loop
     // has none, and its edges keep all their assignments.
-    let var = lp.counted.as_ref().map(|(v, _)| v.as_str()).unwrap_or("");
+    let var = loop_variable(lp);
     let mut attributes = vec![("cond", cond)];
     if !var.is_empty() {
-        let init = assigned(&assignments(*entries.first()?), var)?.to_string();
+        let init = initial_value(&entries, var)?;
         let update = assigned(&assignments(*back.first()?), var)?.to_string();
-        let init_expr = sdfg_symbolic::parse(&init).ok()?;
-        for e in &entries {
-            if assignments(*e)
-                .iter()
-                .any(|(n, _)| n != var && init_expr.mentions(n))
-            {
-                return None;
-            }
-        }
         attributes.extend([("var", var.to_string()), ("init", init), ("update", update)]);
     }
     let attributes: Vec<(&str, &str)> = attributes.iter().map(|(n, v)| (*n, v.as_str())).collect();
@@ -274,5 +295,108 @@ fn raise<'a>(owner: Op<'a>, lp: &StateMachineLoop<'a>, asm: &Assumptions) -> Opt
     // SAFETY: the guard is empty and no edge names it any more.
     unsafe { rewrite::erase(lp.guard) };
     region.set_attr("sym_name", rewrite::str_attr(region, &name));
+    Some(region)
+}
+
+/// Raises one inverted (do-while) loop of `owner`'s region into an
+/// `inverted` `sdfg.loop`; returns it, or `None` (nothing changed) where
+/// the loop is left alone (see the module documentation).
+fn raise_inverted<'a>(
+    owner: Op<'a>,
+    lp: &StateMachineLoop<'a>,
+    update_first: bool,
+    asm: &Assumptions,
+) -> Option<Op<'a>> {
+    let latch = lp.guard.symbol_name()?;
+    let begin = lp.begin.symbol_name()?;
+    let body: HashSet<&str> = lp.body.iter().filter_map(|b| b.symbol_name()).collect();
+    let edges = edges_of(owner);
+    let (mut entries, mut internal) = (Vec::new(), Vec::new());
+    let (mut back, mut leave) = (None, None);
+    for &(e, src, dst) in &edges {
+        match (body.contains(src), body.contains(dst)) {
+            (false, true) if dst == begin => entries.push(e),
+            (true, false) if src == latch && leave.is_none() => leave = Some(e),
+            (true, true) if src == latch && dst == begin && back.is_none() => back = Some(e),
+            (true, true) => internal.push(e),
+            (false, false) => {}
+            // A jump into the middle of the body, or a `break`.
+            _ => return None,
+        }
+    }
+    let (back, leave) = (back?, leave?);
+    if entries.is_empty() || !never_stops(&edges, &body, asm) {
+        return None;
+    }
+    let var = loop_variable(lp);
+    // The back edge runs only when the loop goes on: its other
+    // assignments, moved into the body, would also run after the last
+    // iteration.
+    if assignments(back).iter().any(|(n, _)| n != var) {
+        return None;
+    }
+    let mut attributes = vec![("cond", back.str_attr("condition")?.to_string())];
+    // Updating before the check, the update is on every edge into the
+    // latch; their other assignments stay, and must not read the variable
+    // (they would read it before the update instead of after).
+    let update_edges: Vec<Op> = if update_first && !var.is_empty() {
+        internal
+            .iter()
+            .copied()
+            .filter(|e| e.symbol_ref_attr("dst") == Some(latch))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if !var.is_empty() {
+        let init = initial_value(&entries, var)?;
+        let update_edge = if update_first {
+            *update_edges.first()?
+        } else {
+            back
+        };
+        let update = assigned(&assignments(update_edge), var)?.to_string();
+        for e in &update_edges {
+            for (n, value) in assignments(*e) {
+                let value = sdfg_symbolic::parse(&value).ok()?;
+                if n != var && value.mentions(var) {
+                    return None;
+                }
+            }
+        }
+        attributes.extend([("var", var.to_string()), ("init", init), ("update", update)]);
+    }
+    let attributes: Vec<(&str, &str)> = attributes.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    let name = unique_block_name(owner, &format!("{begin}_loop"))?;
+    let region = rewrite::create_block_before(lp.begin, "sdfg.loop", &name, &attributes)?;
+    rewrite::set_unit_attr(region, "inverted");
+    if update_first {
+        rewrite::set_unit_attr(region, "update_before_condition");
+    }
+    rewrite::move_to_end(lp.begin, region);
+    for block in owner.region_ops(0) {
+        if block != lp.begin && block.symbol_name().is_some_and(|n| body.contains(n)) {
+            rewrite::move_to_end(block, region);
+        }
+    }
+    for e in internal {
+        rewrite::move_to_end(e, region);
+    }
+    for e in update_edges.into_iter().chain(entries) {
+        let rest: Vec<(String, String)> = assignments(e)
+            .into_iter()
+            .filter(|(n, _)| n != var)
+            .collect();
+        rewrite::set_assignments(e, &rest);
+    }
+    for e in edges_of(owner) {
+        if e.2 == begin {
+            rewrite::set_symbol_ref(e.0, "dst", &name);
+        }
+    }
+    // SAFETY: the back edge has no results; its handle is not used again.
+    unsafe { rewrite::erase(back) };
+    rewrite::set_symbol_ref(leave, "src", &name);
+    rewrite::remove_attr(leave, "condition");
     Some(region)
 }
