@@ -5,6 +5,8 @@
 // RUN: sdfg-run %s --function inline_loop_between_two_halves --set N=7 --seed 4 --pass-pipeline='builtin.module(sdfg-simplify)' | FileCheck %s --check-prefix=SAME
 // RUN: sdfg-run %s --function rename_the_loop_counter_the_caller_names --set N=5 --seed 4 | FileCheck %s --check-prefix=RENAME
 // RUN: sdfg-run %s --function rename_the_loop_counter_the_caller_names --set N=5 --seed 4 --pass-pipeline='builtin.module(sdfg-inline-multistate)' | FileCheck %s --check-prefix=RENAME
+// RUN: sdfg-run %s --function rename_the_transient_the_caller_names --set N=3 --seed 4 | FileCheck %s --check-prefix=TRANSIENT
+// RUN: sdfg-run %s --function rename_the_transient_the_caller_names --set N=3 --seed 4 --pass-pipeline='builtin.module(sdfg-inline-multistate)' | FileCheck %s --check-prefix=TRANSIENT
 
 // A nested SDFG with a loop (prefix sums of A into B), called on whole
 // containers between a map that fills A and one that reads B: the map
@@ -141,6 +143,61 @@ sdfg.sdfg @rename_the_loop_counter_the_caller_names(%B: !sdfg.array<f64 ["N"]> a
   sdfg.edge @guard -> @body if "i < N"
   sdfg.edge @body -> @guard assign("i" = "i + 1")
   sdfg.edge @guard -> @done if "not (i < N)"
+}
+
+// -----
+
+// The nested transient `t` has the name of a transient of the caller: it
+// becomes `t_0`, in its allocation and in the edge that reads it, and
+// the caller's `t` keeps its own value (B[0] = 3 from the nested one,
+// B[1] = 7 from the caller's).
+// TRANSIENT: B: <f8[3] checksum 1.0{{[0-9]+}}e1
+// CHECK-LABEL: sdfg.sdfg @rename_the_transient_the_caller_names
+// CHECK-DAG: sdfg.alloc "t" : !sdfg.scalar<i64>
+// CHECK-DAG: sdfg.alloc "t_0" : !sdfg.scalar<i64>
+// CHECK-DAG: sdfg.edge @put -> @use assign("k" = "t_0")
+// CHECK-DAG: sdfg.edge @own -> @last assign("m" = "t")
+sdfg.sdfg @rename_the_transient_the_caller_names(%B: !sdfg.array<f64 ["N"]> as "B") symbols {N = i64, m = i64} {
+  %t = sdfg.alloc "t" : !sdfg.scalar<i64>
+  sdfg.state @s {
+    %n = sdfg.nested "fill" outs("b" : !sdfg.array<f64 ["N"]>) symbols("N" = "N") {
+      sdfg.sdfg @fill(%ib: !sdfg.array<f64 ["N"]> as "b") symbols {N = i64, k = i64} {
+        %it = sdfg.alloc "t" : !sdfg.scalar<i64>
+        sdfg.state @put {
+          %c = sdfg.tasklet "three" outs("o" : i64) {
+            %v = arith.constant 3 : i64
+            sdfg.yield %v : i64
+          }
+          %w = sdfg.access %it writes(%c["0"] : i64) : !sdfg.scalar<i64>
+        }
+        sdfg.state @use {
+          %c = sdfg.tasklet "copy" outs("o" : f64) {
+            %v = sdfg.sym "k" : f64
+            sdfg.yield %v : f64
+          }
+          %w = sdfg.access %ib writes(%c["0"] : f64) : !sdfg.array<f64 ["N"]>
+        }
+        sdfg.edge @put -> @use assign("k" = "t")
+      }
+    }
+    %b = sdfg.access %B writes(%n["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+  sdfg.state @own {
+    %c = sdfg.tasklet "seven" outs("o" : i64) {
+      %v = arith.constant 7 : i64
+      sdfg.yield %v : i64
+    }
+    %w = sdfg.access %t writes(%c["0"] : i64) : !sdfg.scalar<i64>
+  }
+  sdfg.state @last {
+    %c = sdfg.tasklet "copy" outs("o" : f64) {
+      %v = sdfg.sym "m" : f64
+      sdfg.yield %v : f64
+    }
+    %w = sdfg.access %B writes(%c["1"] : f64) : !sdfg.array<f64 ["N"]>
+  }
+  sdfg.edge @s -> @own
+  sdfg.edge @own -> @last assign("m" = "t")
 }
 
 // -----

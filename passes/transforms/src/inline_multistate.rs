@@ -41,12 +41,12 @@
 //!   container's (same shape and strides). An argument that is both input
 //!   and output names the same container on both sides;
 //! - the symbol mapping is the identity, the nested SDFG assigns none of
-//!   the mapped symbols, and its transients' names and the names of the
-//!   arguments its strings mention (`s = x[i]` on an edge) are free in
-//!   the caller (DaCe renames those on a clash; we leave the call). Its
-//!   other symbols (its loop counters) that the caller also names are
-//!   renamed, as DaCe renames them, unless foreign code, a library node's
-//!   properties or a container type names them;
+//!   the mapped symbols, and the names of the arguments its strings
+//!   mention (`s = x[i]` on an edge) are the caller's containers' (DaCe
+//!   renames those on a clash; we leave the call). Its transients and
+//!   other symbols (its loop counters) whose names the caller also uses
+//!   are renamed, as DaCe renames them, unless foreign code, a library
+//!   node's properties or a container type names them;
 //! - every block that has edges out covers all cases with their
 //!   conditions: a nested SDFG that stops where no condition holds would,
 //!   inlined, stop its caller.
@@ -64,7 +64,7 @@
 //! transients and loop counters the caller's. `sdfg-state-fusion` then
 //! joins the states around the inlined ones where it can.
 
-use crate::inline_sdfgs::{check_names, inline_each, whole};
+use crate::inline_sdfgs::{inline_each, whole};
 use sdfg_analysis::executions::{conditions_cover, size_assumptions};
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{
@@ -312,9 +312,19 @@ pub fn inline(call: Op<'_>) -> Result<(), String> {
         .chain(crate::mention_counts(inner).into_keys())
         .chain(new_symbols.iter().map(|(n, _)| n.to_string()))
         .collect();
+    let allocs: Vec<Op<'_>> = inner
+        .region_ops(0)
+        .into_iter()
+        .filter(|op| op.is("sdfg.alloc"))
+        .collect();
+    let alloc_names: Vec<&str> = allocs.iter().filter_map(|a| a.str_attr("name")).collect();
+    taken_names.extend(alloc_names.iter().map(|n| n.to_string()));
+    // So do its transients whose names the caller uses, for a container
+    // or a symbol.
     let mut renames: Vec<(String, String)> = Vec::new();
-    for (n, _) in &new_symbols {
-        if outer_symbols.contains(n) || outer_data.contains(*n) {
+    let clashing = new_symbols.iter().map(|(n, _)| *n).chain(alloc_names);
+    for n in clashing {
+        if outer_symbols.contains(n) || outer_data.contains(n) {
             let fresh = (0..)
                 .map(|k| format!("{n}_{k}"))
                 .find(|c| !taken_names.contains(c))
@@ -339,21 +349,6 @@ pub fn inline(call: Op<'_>) -> Result<(), String> {
     if let Some(n) = assigned {
         return Err(format!(
             "the nested SDFG assigns `{n}`, a symbol of the caller"
-        ));
-    }
-    let allocs: Vec<Op<'_>> = inner
-        .region_ops(0)
-        .into_iter()
-        .filter(|op| op.is("sdfg.alloc"))
-        .collect();
-    check_names(outer, &allocs)?;
-    if let Some(alloc) = allocs.iter().find(|a| {
-        a.str_attr("name")
-            .is_some_and(|n| outer_symbols.contains(n))
-    }) {
-        return Err(format!(
-            "transient `{}` is also a symbol of the caller",
-            alloc.str_attr("name").unwrap_or_default()
         ));
     }
 
@@ -539,8 +534,8 @@ pub fn inline(call: Op<'_>) -> Result<(), String> {
         .into_iter()
         .find(|op| !op.is("sdfg.alloc"))
         .ok_or("the caller's SDFG has no blocks")?;
-    for alloc in allocs {
-        rewrite::move_before(alloc, first_block);
+    for alloc in &allocs {
+        rewrite::move_before(*alloc, first_block);
     }
     for (op, attr, value) in renamed {
         op.set_attr(&attr, value);
@@ -549,6 +544,11 @@ pub fn inline(call: Op<'_>) -> Result<(), String> {
         .iter()
         .map(|(a, b)| (a.as_str(), b.as_str()))
         .collect();
+    for alloc in &allocs {
+        if let Some(new) = alloc.str_attr("name").and_then(|n| fresh.get(n)) {
+            alloc.set_attr("name", rewrite::str_attr(*alloc, new));
+        }
+    }
     for (name, ty) in new_symbols {
         rewrite::declare_symbol(outer, fresh.get(name).copied().unwrap_or(name), ty);
     }
