@@ -1,6 +1,6 @@
 // RUN: sdfg-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(sdfg-validate)'
 
-// One case per error of the sdfg-validate pass (passes/analysis/src/validate.rs).
+// One case per error of the sdfg-validate pass (passes/analysis/src/validate/).
 // A tasklet's output connector has an outgoing edge.
 sdfg.sdfg @dangling_tasklet_output() {
   sdfg.state @s {
@@ -230,6 +230,23 @@ sdfg.sdfg @out_of_bounds_read(%A: !sdfg.array<f64 ["N"]> as "A", %B: !sdfg.array
     ^bb0(%in: !sdfg.array<f64 ["N"]>):
       // expected-error @+1 {{'sdfg.tasklet' op memlet subset "i + 1" is out of bounds of "A" in dimension 0 (size N)}}
       %t = sdfg.tasklet "t" ins("x" = %in["i + 1"] : !sdfg.array<f64 ["N"]>) outs("y" : f64) code python "y = x"
+      sdfg.exit("B" = %t["i"] : f64)
+    }
+    %b = sdfg.access %B writes(%r["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// A dynamic memlet may access fewer elements than its subset: past the
+// end, it is a warning, as in DaCe ("Potential out-of-bounds memlet").
+sdfg.sdfg @dynamic_out_of_bounds_read(%A: !sdfg.array<f64 ["N"]> as "A", %B: !sdfg.array<f64 ["N"]> as "B") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    %r = sdfg.map "m" ["i" = "0:N"] ins("A" = %a["0:N"] : !sdfg.array<f64 ["N"]>) outs("B" : !sdfg.array<f64 ["N"]>) {
+    ^bb0(%in: !sdfg.array<f64 ["N"]>):
+      // expected-warning @+1 {{'sdfg.tasklet' op memlet subset "i + 1" is out of bounds of "A" in dimension 0 (size N), where the dynamic memlet accesses it}}
+      %t = sdfg.tasklet "t" ins("x" = %in["i + 1", dynamic] : !sdfg.array<f64 ["N"]>) outs("y" : f64) code python "y = x if i + 1 < N else 0.0"
       sdfg.exit("B" = %t["i"] : f64)
     }
     %b = sdfg.access %B writes(%r["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
@@ -484,5 +501,133 @@ sdfg.sdfg @inout_connector_two_containers(%A: !sdfg.array<f64 ["N"]> as "A", %B:
       }
     }
     %b = sdfg.access %B writes(%n["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// A nested SDFG reads a symbol on an edge before any path from its start
+// assigns it (DaCe: "Undefined symbols in edge"): the caller does not pass
+// it, and the assignment comes later.
+sdfg.sdfg @nested_symbol_read_before_assignment(%A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64} {
+  sdfg.state @s {
+    %n = sdfg.nested "inner" outs("x" : !sdfg.array<f64 ["N"]>) symbols("N" = "N") {
+      sdfg.sdfg @inner(%x: !sdfg.array<f64 ["N"]> as "x") symbols {N = i64, k = i64, m = i64} {
+        sdfg.state @first {
+        }
+        sdfg.state @second {
+        }
+        sdfg.state @third {
+          %o = sdfg.tasklet "one" outs("o" : f64) code python "o = 1.0"
+          %w = sdfg.access %x writes(%o["0"] : f64) : !sdfg.array<f64 ["N"]>
+        }
+        // expected-error @+1 {{assignment `k + 1` reads symbol `k` before any path from the start assigns it: the caller's symbol mapping does not pass it}}
+        sdfg.edge @first -> @second assign("m" = "k + 1")
+        sdfg.edge @second -> @third assign("k" = "m")
+      }
+    }
+    %b = sdfg.access %A writes(%n["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// A reference is used before any path sets it (DaCe: "Reference data
+// descriptor was used before it was set").
+sdfg.sdfg @reference_used_before_set(%A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64} {
+  %r = sdfg.alloc "r" : !sdfg.ref<f64 ["N"]>
+  sdfg.state @use {
+    // expected-error @+1 {{uses reference "r" before any path from the start sets it: bind it to its target first}}
+    %rr = sdfg.access %r : !sdfg.ref<f64 ["N"]>
+    %o = sdfg.tasklet "copy" ins("v" = %rr["0"] : !sdfg.ref<f64 ["N"]>) outs("o" : f64) code python "o = v"
+    %w = sdfg.access %A writes(%o["0"] : f64) : !sdfg.array<f64 ["N"]>
+  }
+  sdfg.state @set {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    %rs = sdfg.access %r bind(%a["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.ref<f64 ["N"]>
+  }
+  sdfg.edge @use -> @set
+}
+
+// -----
+
+// Host code dereferences GPU memory (DaCe: "Data container ... is stored
+// as GPU_Global but accessed on host"): a tasklet outside any GPU scope
+// reads one element, and an inter-state edge reads another.
+sdfg.sdfg @gpu_data_on_host(%G: !sdfg.array<f64 ["N"] storage GPU_Global> as "G", %A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64, s = f64} {
+  sdfg.state @read {
+    %g = sdfg.access %G : !sdfg.array<f64 ["N"] storage GPU_Global>
+    // expected-error @+1 {{reads an element of data container "G", stored as GPU_Global, in code that runs on the host}}
+    %o = sdfg.tasklet "copy" ins("v" = %g["0"] : !sdfg.array<f64 ["N"] storage GPU_Global>) outs("o" : f64) code python "o = v"
+    %w = sdfg.access %A writes(%o["0"] : f64) : !sdfg.array<f64 ["N"]>
+  }
+  sdfg.state @after {
+  }
+  // expected-error @+1 {{an inter-state edge reads data container "G", stored as GPU_Global, in code that runs on the host}}
+  sdfg.edge @read -> @after assign("s" = "G[1]")
+}
+
+// -----
+
+// A tasklet's connector is an input and an output at once (DaCe:
+// "Duplicate connectors"), and its label is not a name (DaCe: "Invalid
+// tasklet name").
+sdfg.sdfg @tasklet_names(%A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    // expected-error @+2 {{has the invalid label `two words`}}
+    // expected-error @+1 {{has "x" both as an input and as an output connector}}
+    %o = sdfg.tasklet "two words" ins("x" = %a["0"] : !sdfg.array<f64 ["N"]>) outs("x" : f64) code python "x = x"
+    %w = sdfg.access %A writes(%o["1"] : f64) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// A transient with the name of a symbol (DaCe: "Found duplicated names").
+sdfg.sdfg @transient_named_like_symbol() symbols {t = i64} {
+  // expected-error @+1 {{declares container `t`, which is also a symbol of the SDFG}}
+  %t = sdfg.alloc "t" : !sdfg.scalar<f64>
+  sdfg.state @s {
+  }
+}
+
+// -----
+
+// A nested SDFG fed by a tasklet rather than an access node (DaCe:
+// "Nested SDFG destination nodes must be AccessNodes").
+sdfg.sdfg @nested_fed_by_tasklet(%A: !sdfg.array<f64 ["1"]> as "A") {
+  sdfg.state @s {
+    %o = sdfg.tasklet "one" outs("o" : f64) code python "o = 1.0"
+    // expected-error @+1 {{input connector "x" is not fed by an access node}}
+    %n = sdfg.nested "inner" ins("x" = %o["0"] : f64) outs("y" : !sdfg.array<f64 ["1"]>) {
+      sdfg.sdfg @inner(%x: !sdfg.scalar<f64> as "x", %y: !sdfg.array<f64 ["1"]> as "y") {
+        sdfg.state @t {
+          %xr = sdfg.access %x : !sdfg.scalar<f64>
+          %yw = sdfg.access %y writes(%xr["0" -> "0"] : !sdfg.scalar<f64>) : !sdfg.array<f64 ["1"]>
+        }
+      }
+    }
+    %b = sdfg.access %A writes(%n["0"] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>
+  }
+}
+
+// -----
+
+// A scalar return value (DaCe: "Can not use scalar ... as return value").
+// expected-error @+1 {{returns the scalar `__return`: a return value must be an array}}
+sdfg.sdfg @scalar_return(%R: !sdfg.scalar<f64> as "__return") {
+  sdfg.state @s {
+  }
+}
+
+// -----
+
+// Views and references live in their scope only (DaCe: "Only Scope
+// allocation lifetime is supported for Views").
+sdfg.sdfg @persistent_view() {
+  // expected-error @+1 {{declares view or reference `v` with a lifetime other than Scope}}
+  %v = sdfg.alloc "v" lifetime Persistent : !sdfg.view<f64 ["4"]>
+  sdfg.state @s {
   }
 }

@@ -138,3 +138,57 @@ sdfg.sdfg @symbols_defined_by_assignment(%A: !sdfg.array<f64 ["8"]> as "A") {
   sdfg.edge @init -> @l assign("k" = "3")
   sdfg.edge @l -> @after
 }
+
+// -----
+
+// Accepted: GPU memory read element by element inside a GPU kernel or
+// under a Default-scheduled map (schedule inference makes it a kernel);
+// a reference used after a state that binds it on every path; nested
+// symbols read on edges that every path reaches after their assignment.
+// CHECK-LABEL: sdfg.sdfg @device_data_references_and_symbols_in_order
+sdfg.sdfg @device_data_references_and_symbols_in_order(%G: !sdfg.array<f64 ["N"] storage GPU_Global> as "G", %A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64} {
+  %r = sdfg.alloc "r" : !sdfg.ref<f64 ["N"]>
+  sdfg.state @kernels {
+    %g = sdfg.access %G : !sdfg.array<f64 ["N"] storage GPU_Global>
+    %m = sdfg.map "k" ["i" = "0:N"] schedule GPU_Device ins("x" = %g["0:N"] : !sdfg.array<f64 ["N"] storage GPU_Global>) outs("y" : !sdfg.array<f64 ["N"] storage GPU_Global>) {
+    ^bb0(%x: !sdfg.array<f64 ["N"] storage GPU_Global>):
+      %o = sdfg.tasklet "t" ins("v" = %x["i"] : !sdfg.array<f64 ["N"] storage GPU_Global>) outs("o" : f64) code python "o = 2 * v"
+      sdfg.exit("y" = %o["i"] : f64)
+    }
+    %w = sdfg.access %G writes(%m["0:N"] : !sdfg.array<f64 ["N"] storage GPU_Global>) : !sdfg.array<f64 ["N"] storage GPU_Global>
+    %d = sdfg.map "d" ["i" = "0:N"] ins("x" = %w["0:N"] : !sdfg.array<f64 ["N"] storage GPU_Global>) outs("y" : !sdfg.array<f64 ["N"] storage GPU_Global>) {
+    ^bb0(%x: !sdfg.array<f64 ["N"] storage GPU_Global>):
+      %o = sdfg.tasklet "t" ins("v" = %x["i"] : !sdfg.array<f64 ["N"] storage GPU_Global>) outs("o" : f64) code python "o = v + 1"
+      sdfg.exit("y" = %o["i"] : f64)
+    }
+    %w2 = sdfg.access %G writes(%d["0:N"] : !sdfg.array<f64 ["N"] storage GPU_Global>) : !sdfg.array<f64 ["N"] storage GPU_Global>
+  }
+  sdfg.state @set {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    %rs = sdfg.access %r bind(%a["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.ref<f64 ["N"]>
+  }
+  sdfg.state @use {
+    %rr = sdfg.access %r : !sdfg.ref<f64 ["N"]>
+    %n = sdfg.nested "inner" ins("x" = %rr["0:N"] : !sdfg.ref<f64 ["N"]>) outs("y" : !sdfg.array<f64 ["N"]>) symbols("N" = "N") {
+      sdfg.sdfg @inner(%x: !sdfg.array<f64 ["N"]> as "x", %y: !sdfg.array<f64 ["N"]> as "y") symbols {N = i64, i = i64, p = i64} {
+        sdfg.state @init {
+        }
+        sdfg.state @guard {
+        }
+        sdfg.state @body {
+          %xr = sdfg.access %x : !sdfg.array<f64 ["N"]>
+          %yw = sdfg.access %y writes(%xr["0:N" -> "0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+        }
+        sdfg.state @done {
+        }
+        sdfg.edge @init -> @guard assign("i" = "0")
+        sdfg.edge @guard -> @body if "i < N" assign("p" = "2 * i")
+        sdfg.edge @guard -> @done if "not (i < N)"
+        sdfg.edge @body -> @guard assign("i" = "i + 1")
+      }
+    }
+    %w = sdfg.access %A writes(%n["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+  sdfg.edge @kernels -> @set
+  sdfg.edge @set -> @use
+}

@@ -159,6 +159,26 @@ fn never_stops(edges: &[(Op<'_>, &str, &str)], body: &HashSet<&str>, asm: &Assum
     })
 }
 
+/// Moves the blocks named `body` from `owner` into `region`, `begin` first
+/// (a region starts at its first block), and the `internal` edges.
+fn move_body(
+    owner: Op<'_>,
+    begin: Op<'_>,
+    body: &HashSet<&str>,
+    internal: Vec<Op<'_>>,
+    region: Op<'_>,
+) {
+    rewrite::move_to_end(begin, region);
+    for block in owner.region_ops(0) {
+        if block != begin && block.symbol_name().is_some_and(|n| body.contains(n)) {
+            rewrite::move_to_end(block, region);
+        }
+    }
+    for e in internal {
+        rewrite::move_to_end(e, region);
+    }
+}
+
 /// A counted loop's variable; empty for a while loop.
 fn loop_variable<'l>(lp: &'l StateMachineLoop<'_>) -> &'l str {
     lp.counted.as_ref().map(|(v, _)| v.as_str()).unwrap_or("")
@@ -241,15 +261,7 @@ fn raise<'a>(owner: Op<'a>, lp: &StateMachineLoop<'a>, asm: &Assumptions) -> Opt
         rewrite::create_block_at_end(region, "sdfg.state", &head, &[])?;
         Some(head)
     };
-    rewrite::move_to_end(lp.begin, region);
-    for block in owner.region_ops(0) {
-        if block != lp.begin && block.symbol_name().is_some_and(|n| body.contains(n)) {
-            rewrite::move_to_end(block, region);
-        }
-    }
-    for e in internal {
-        rewrite::move_to_end(e, region);
-    }
+    move_body(owner, lp.begin, &body, internal, region);
     if let Some(head) = head {
         rewrite::create_edge(region, &head, begin, &enter_assignments)?;
     }
@@ -373,15 +385,7 @@ fn raise_inverted<'a>(
     if update_first {
         rewrite::set_unit_attr(region, "update_before_condition");
     }
-    rewrite::move_to_end(lp.begin, region);
-    for block in owner.region_ops(0) {
-        if block != lp.begin && block.symbol_name().is_some_and(|n| body.contains(n)) {
-            rewrite::move_to_end(block, region);
-        }
-    }
-    for e in internal {
-        rewrite::move_to_end(e, region);
-    }
+    move_body(owner, lp.begin, &body, internal, region);
     for e in update_edges.into_iter().chain(entries) {
         let rest: Vec<(String, String)> = assignments(e)
             .into_iter()

@@ -6,7 +6,8 @@
 sdfg.sdfg @host_reads_device(%A: !sdfg.array<f64 ["4"] storage GPU_Global> as "A", %B: !sdfg.array<f64 ["4"]> as "B") {
   sdfg.state @s {
     %a = sdfg.access %A : !sdfg.array<f64 ["4"] storage GPU_Global>
-    // expected-error @+1 {{reads `A`, which is in GPU global memory, outside a GPU_Device map (host code cannot access it)}}
+    // The validation that follows parsing reports it first.
+    // expected-error @+1 {{reads an element of data container "A", stored as GPU_Global, in code that runs on the host}}
     %t = sdfg.tasklet "host" ins("x" = %a["0"] : !sdfg.array<f64 ["4"] storage GPU_Global>) outs("y" : f64) {
     ^bb0(%x: f64):
       sdfg.yield %x : f64

@@ -35,9 +35,17 @@
 //!   container are reported (DaCe's "out of bounds" check, sound: only
 //!   definite violations are errors).
 //!
-//! The pass also warns about transients that are read but written nowhere
-//! (DaCe's "use of uninitialized transient"); the verifiers do not, so
-//! that parsing stays quiet.
+//! - host code touches no GPU or FPGA memory element by element: no
+//!   inter-state edge, tasklet or dynamic map range outside a scope of
+//!   that device reads or writes it (DaCe's accessibility checks;
+//!   the `access` module);
+//! - in control-flow order (the `order` module, along every path rather than
+//!   DaCe's one traversal): a nested SDFG reads no symbol before some
+//!   path assigns it, and no reference is used before some path sets it.
+//!
+//! The pass also warns about transients that are read but written nowhere,
+//! or read before any path writes them (DaCe's "use of uninitialized
+//! transient"); the verifiers do not, so that parsing stays quiet.
 //!
 //! `sdfg-opt` and `sdfg-translate` also run these checks as the last step
 //! of every `sdfg.sdfg`'s verifier ([`validate_one`] is installed as the
@@ -61,6 +69,9 @@ use sdfg_dialect::{
 };
 use sdfg_symbolic::parse_subset;
 use std::collections::HashSet;
+
+mod access;
+mod order;
 
 /// Collects validation errors as diagnostics on the offending ops.
 struct Reporter {
@@ -212,6 +223,9 @@ fn validate_sdfg(sdfg: Op<'_>, reporter: &mut Reporter) {
         .collect();
 
     check_symbols(sdfg, &symbols, &containers, reporter);
+    order::check_symbols_before_assignment(sdfg, reporter);
+    order::check_references_set(sdfg, reporter);
+    access::check_accessibility(sdfg, reporter);
     check_names(sdfg, &ops, reporter);
     for op in ops {
         match op.name() {
@@ -232,6 +246,7 @@ fn validate_sdfg(sdfg: Op<'_>, reporter: &mut Reporter) {
                 check_input_memlets(op, reporter);
                 if op.is("sdfg.nested") {
                     check_inout_containers(op, reporter);
+                    check_nested_endpoints(op, reporter);
                 }
             }
             "sdfg.map" | "sdfg.consume" => {
@@ -271,14 +286,25 @@ fn check_names(sdfg: Op<'_>, ops: &[Op<'_>], reporter: &mut Reporter) {
     if let Some(name) = sdfg.symbol_name().filter(|n| !valid_name(n)) {
         reporter.error(sdfg, format!("has the invalid name `{name}`"));
     }
-    for name in sdfg.str_array_attr("arg_names") {
+    let args = sdfg.region_args(0);
+    for (name, arg) in sdfg.str_array_attr("arg_names").into_iter().zip(args) {
         if !valid_name(name) {
             reporter.error(
                 sdfg,
                 format!("has an argument with the invalid name `{name}`"),
             );
         }
+        // DaCe's code generator returns arrays only.
+        let scalar =
+            Container::from_type(arg.ty()).is_some_and(|c| c.kind == ContainerKind::Scalar);
+        if scalar && name.starts_with("__return") {
+            reporter.error(
+                sdfg,
+                format!("returns the scalar `{name}`: a return value must be an array"),
+            );
+        }
     }
+    let symbols = declared_symbols(sdfg);
     for op in ops {
         if op.is("sdfg.alloc") {
             let name = op.str_attr("name").unwrap_or_default();
@@ -286,6 +312,23 @@ fn check_names(sdfg: Op<'_>, ops: &[Op<'_>], reporter: &mut Reporter) {
                 reporter.error(
                     *op,
                     format!("declares a container with the invalid name `{name}`"),
+                );
+            }
+            if symbols.contains(name) {
+                reporter.error(
+                    *op,
+                    format!("declares container `{name}`, which is also a symbol of the SDFG"),
+                );
+            }
+            let kind = Container::from_type(op.results()[0].ty()).map(|c| c.kind);
+            let scoped = op
+                .attr("lifetime")
+                .and_then(Lifetime::from_attr)
+                .is_none_or(|l| l.name() == "Scope");
+            if matches!(kind, Some(ContainerKind::View | ContainerKind::Reference)) && !scoped {
+                reporter.error(
+                    *op,
+                    format!("declares view or reference `{name}` with a lifetime other than Scope"),
                 );
             }
             let lifetime = op.attr("lifetime").and_then(Lifetime::from_attr);
@@ -309,6 +352,80 @@ fn check_names(sdfg: Op<'_>, ops: &[Op<'_>], reporter: &mut Reporter) {
             if let Some(name) = op.symbol_name().filter(|n| !valid_name(n)) {
                 reporter.error(*op, format!("has the invalid name `{name}`"));
             }
+        } else if matches!(
+            op.name(),
+            "sdfg.tasklet" | "sdfg.nested" | "sdfg.map" | "sdfg.consume"
+        ) {
+            check_node_names(*op, reporter);
+        }
+    }
+}
+
+/// A tasklet's, nested SDFG's or scope's label is a name (DaCe's
+/// "Invalid tasklet name", "Invalid map name"), so are a tasklet's or
+/// nested SDFG's connectors ("Invalid input connector"), and a tasklet
+/// has no connector that is both an input and an output ("Duplicate
+/// connectors").
+fn check_node_names(op: Op<'_>, reporter: &mut Reporter) {
+    if let Some(label) = op.str_attr("label").filter(|l| !valid_name(l)) {
+        reporter.error(op, format!("has the invalid label `{label}`"));
+    }
+    // A scope's connectors are DaCe's without their `IN_`/`OUT_` prefix:
+    // any suffix makes a name.
+    if !matches!(op.name(), "sdfg.tasklet" | "sdfg.nested") {
+        return;
+    }
+    let inputs = op.str_array_attr("in_names");
+    let outputs = op.str_array_attr("out_names");
+    for (kind, name) in inputs
+        .iter()
+        .map(|n| ("input", n))
+        .chain(outputs.iter().map(|n| ("output", n)))
+    {
+        if !valid_name(name) {
+            reporter.error(
+                op,
+                format!("has an {kind} connector with the invalid name `{name}`"),
+            );
+        }
+    }
+    if op.is("sdfg.tasklet") {
+        if let Some(both) = inputs.iter().find(|n| outputs.contains(n)) {
+            reporter.error(
+                op,
+                format!("has \"{both}\" both as an input and as an output connector"),
+            );
+        }
+    }
+}
+
+/// A nested SDFG's data comes from access nodes and goes to access nodes
+/// (DaCe: "Nested SDFG source/destination nodes must be AccessNodes"),
+/// directly or through the scopes around it.
+fn check_nested_endpoints(call: Op<'_>, reporter: &mut Reporter) {
+    let inputs = call.str_array_attr("in_names");
+    for (value, name) in call.operand_segment(0).into_iter().zip(&inputs) {
+        if carried_container(value).is_none() {
+            reporter.error(
+                call,
+                format!("input connector \"{name}\" is not fed by an access node"),
+            );
+        }
+    }
+    let outputs = call.str_array_attr("out_names");
+    for (result, name) in call.results().into_iter().zip(&outputs) {
+        if let Some((user, _)) = result
+            .uses()
+            .into_iter()
+            .find(|(u, _)| !u.is("sdfg.access") && !u.is("sdfg.exit"))
+        {
+            reporter.error(
+                call,
+                format!(
+                    "output connector \"{name}\" leads to a '{}', not to an access node",
+                    user.name()
+                ),
+            );
         }
     }
 }
@@ -640,7 +757,7 @@ pub fn warn_uninitialized_transients(sdfg: Op<'_>) -> usize {
             warned += 1;
         }
     }
-    warned + warn_unwritten_paths(sdfg)
+    warned + order::warn_unwritten_paths(sdfg)
 }
 
 /// The allocations of `sdfg`'s transient arrays and scalars that live for
@@ -685,121 +802,6 @@ fn written_under<'a>(op: Op<'a>, transients: &HashSet<Val<'a>>) -> HashSet<Val<'
         .filter_map(|a| a.operands().first().copied())
         .filter(|d| transients.contains(d))
         .collect()
-}
-
-/// Warns where a state reads a transient that no path from the start has
-/// written yet (DaCe's "use of uninitialized transient", which DaCe checks
-/// along one traversal order; this follows every path). A forward
-/// may-analysis: a block starts with what any path into it may have
-/// written; a loop's body with everything the loop writes, since a later
-/// iteration sees an earlier one's writes. Every warning is a read that
-/// nothing before it can have written; a read that only some paths (or
-/// only a loop's first iteration) leave unwritten is not reported.
-fn warn_unwritten_paths(sdfg: Op<'_>) -> usize {
-    let transients: HashSet<Val<'_>> = one_call_transients(sdfg)
-        .into_iter()
-        .map(|a| a.results()[0])
-        .collect();
-    if transients.is_empty() {
-        return 0;
-    }
-    let mut at_start = std::collections::HashMap::new();
-    may_write_region(sdfg, HashSet::new(), &transients, &mut at_start);
-    let somewhere = written_under(sdfg, &transients);
-    let mut warned = 0;
-    let mut reported: HashSet<Val<'_>> = HashSet::new();
-    let states = own_ops(sdfg).into_iter().filter(|o| o.is("sdfg.state"));
-    for state in states {
-        let Some(before) = at_start.get(&state) else {
-            continue;
-        };
-        for access in state.descendants() {
-            let Some(data) = access.operands().first().copied() else {
-                continue;
-            };
-            let unwritten = access.is("sdfg.access")
-                && transients.contains(&data)
-                && !before.contains(&data)
-                && reads_state_entry(access);
-            // A transient written nowhere has its own warning.
-            if unwritten && somewhere.contains(&data) && reported.insert(data) {
-                access.emit_warning(format!(
-                    "reads transient \"{}\" before any path to its state writes it: its values are undefined",
-                    container_name(data).unwrap_or_else(|| "?".into())
-                ));
-                warned += 1;
-            }
-        }
-    }
-    warned
-}
-
-/// The may-written analysis of `owner`'s state machine entered with
-/// `entry`; records each block's start and returns what may be written
-/// where the region ends.
-fn may_write_region<'a>(
-    owner: Op<'a>,
-    entry: HashSet<Val<'a>>,
-    transients: &HashSet<Val<'a>>,
-    at_start: &mut std::collections::HashMap<Op<'a>, HashSet<Val<'a>>>,
-) -> HashSet<Val<'a>> {
-    let g = crate::graph::control_flow_graph(owner);
-    if g.node_count() == 0 {
-        return entry;
-    }
-    let mut start: Vec<Option<HashSet<Val<'a>>>> = vec![None; g.node_count()];
-    start[0] = Some(entry.clone());
-    let mut work = vec![petgraph::graph::NodeIndex::new(0)];
-    let mut exit = entry;
-    while let Some(n) = work.pop() {
-        let Some(here) = start[n.index()].clone() else {
-            continue;
-        };
-        let end = may_write_block(g[n], here, transients, at_start);
-        exit.extend(end.iter().copied());
-        for t in g.neighbors(n) {
-            let merged: HashSet<Val<'a>> = match &start[t.index()] {
-                Some(old) => old.union(&end).copied().collect(),
-                None => end.clone(),
-            };
-            if start[t.index()].as_ref() != Some(&merged) {
-                start[t.index()] = Some(merged);
-                work.push(t);
-            }
-        }
-    }
-    exit
-}
-
-fn may_write_block<'a>(
-    op: Op<'a>,
-    env: HashSet<Val<'a>>,
-    transients: &HashSet<Val<'a>>,
-    at_start: &mut std::collections::HashMap<Op<'a>, HashSet<Val<'a>>>,
-) -> HashSet<Val<'a>> {
-    match op.name() {
-        "sdfg.state" => {
-            at_start.insert(op, env.clone());
-            let mut end = env;
-            end.extend(written_under(op, transients));
-            end
-        }
-        "sdfg.loop" => {
-            let mut inside = env;
-            inside.extend(written_under(op, transients));
-            may_write_region(op, inside.clone(), transients, at_start);
-            inside
-        }
-        "sdfg.conditional" => {
-            let mut end = env.clone();
-            for branch in op.region_ops(0) {
-                end.extend(may_write_region(branch, env.clone(), transients, at_start));
-            }
-            end
-        }
-        "sdfg.region" | "sdfg.call_region" => may_write_region(op, env, transients, at_start),
-        _ => env,
-    }
 }
 
 fn check_scope_inputs_used(op: Op<'_>, reporter: &mut Reporter) {
@@ -1072,6 +1074,7 @@ mod symbolic {
         text: &str,
         subset: &Subset,
         data: Val<'_>,
+        dynamic: bool,
         env: &Env,
         reporter: &mut Reporter,
     ) {
@@ -1134,10 +1137,17 @@ mod symbolic {
         };
         let accessed = image.as_ref().unwrap_or(subset);
         if let Some(k) = first_failing(accessed, Tri::False) {
-            reporter.error(
-                op,
-                format!("memlet subset \"{text}\" is out of bounds of \"{name}\" in dimension {k} (size {})", sizes[k]),
+            let message = format!(
+                "memlet subset \"{text}\" is out of bounds of \"{name}\" in dimension {k} (size {})",
+                sizes[k]
             );
+            // A dynamic memlet may touch fewer elements than its subset:
+            // DaCe only warns.
+            if dynamic {
+                op.emit_warning(format!("{message}, where the dynamic memlet accesses it"));
+            } else {
+                reporter.error(op, message);
+            }
         }
     }
 
@@ -1178,7 +1188,15 @@ mod symbolic {
             let (data, other_data) = indexed_container(op, edge.source, edge.role, edge.connector);
             if let Some(parsed) = subset(op, "memlet subset", &memlet.subset, env, reporter) {
                 if let Some(data) = data {
-                    bounds(op, &memlet.subset, &parsed, data, env, reporter);
+                    bounds(
+                        op,
+                        &memlet.subset,
+                        &parsed,
+                        data,
+                        memlet.dynamic,
+                        env,
+                        reporter,
+                    );
                 }
             }
             if let Some(other) = &memlet.other {
@@ -1186,7 +1204,7 @@ mod symbolic {
                     subset(op, "memlet subset", other, env, reporter),
                     other_data,
                 ) {
-                    bounds(op, other, &parsed, data, env, reporter);
+                    bounds(op, other, &parsed, data, false, env, reporter);
                 }
             }
             if let Some(volume) = &memlet.volume {
@@ -1352,15 +1370,7 @@ fn check_symbols(
         let mapped = call.str_array_attr("symbol_names");
         let assigned: HashSet<String> = own_ops(sdfg)
             .into_iter()
-            .flat_map(|o| match o.name() {
-                "sdfg.edge" => o
-                    .str_array_attr("assign_names")
-                    .into_iter()
-                    .map(String::from)
-                    .collect(),
-                "sdfg.loop" => o.str_attr("var").map(String::from).into_iter().collect(),
-                _ => Vec::new(),
-            })
+            .flat_map(order::assigned_by)
             .collect();
         for name in declared_symbols(sdfg) {
             if !mapped.contains(&name.as_str()) && !assigned.contains(&name) {
