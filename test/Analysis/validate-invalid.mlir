@@ -631,3 +631,37 @@ sdfg.sdfg @persistent_view() {
   sdfg.state @s {
   }
 }
+
+// -----
+
+// A matrix product whose inputs do not agree in the contracted dimension,
+// and whose output is not the product's shape (DaCe's MatMul.validate:
+// "Inputs to matrix-matrix product must agree in the k-dimension").
+sdfg.sdfg @matmul_shapes(%A: !sdfg.array<f64 ["4", "3"]> as "A", %B: !sdfg.array<f64 ["5", "2"]> as "B", %C: !sdfg.array<f64 ["4", "4"]> as "C") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4", "3"]>
+    %b = sdfg.access %B : !sdfg.array<f64 ["5", "2"]>
+    // expected-error @+2 {{MatMul `mm`: the inputs do not agree in the k-dimension (3 and 5)}}
+    // expected-error @+1 {{MatMul `mm`: the output's columns are not the second input's (4 and 2)}}
+    %m = sdfg.library "mm" "dace.libraries.blas.nodes.matmul.MatMul"
+        ins("_a" = %a["0:4, 0:3"] : !sdfg.array<f64 ["4", "3"]>, "_b" = %b["0:5, 0:2"] : !sdfg.array<f64 ["5", "2"]>)
+        outs("_c" : !sdfg.array<f64 ["4", "4"]>) properties {}
+    %c = sdfg.access %C writes(%m["0:4, 0:4"] : !sdfg.array<f64 ["4", "4"]>) : !sdfg.array<f64 ["4", "4"]>
+  }
+}
+
+// -----
+
+// A matrix-vector product whose vector is shorter than the matrix is
+// wide (DaCe's Gemv.validate: "Columns of A don't match size of x").
+sdfg.sdfg @gemv_shapes(%A: !sdfg.array<f64 ["N", "N"]> as "A", %x: !sdfg.array<f64 ["N - 1"]> as "x", %y: !sdfg.array<f64 ["N"]> as "y") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N", "N"]>
+    %xa = sdfg.access %x : !sdfg.array<f64 ["N - 1"]>
+    // expected-error @+1 {{Gemv `mv`: the columns of `_A` are not the length of `_x` (N and N - 1)}}
+    %m = sdfg.library "mv" "dace.libraries.blas.nodes.gemv.Gemv"
+        ins("_A" = %a["0:N, 0:N"] : !sdfg.array<f64 ["N", "N"]>, "_x" = %xa["0:N - 1"] : !sdfg.array<f64 ["N - 1"]>)
+        outs("_y" : !sdfg.array<f64 ["N"]>) properties {}
+    %ya = sdfg.access %y writes(%m["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}

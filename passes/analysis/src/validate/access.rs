@@ -3,7 +3,8 @@
 //! Host code cannot dereference device memory. DaCe reports a container
 //! stored on a GPU (`GPU_Global`, `GPU_Shared`) or an FPGA (`FPGA_Global`,
 //! `FPGA_Local`, `FPGA_Registers`, `FPGA_ShiftRegister`) that an
-//! inter-state edge reads, or that a tasklet or a dynamic map range reads
+//! inter-state edge subscripts (`A[i]`; a scalar read by its name is
+//! copied to the host), or that a tasklet or a dynamic map range reads
 //! or writes element by element, outside a scope of that device. Two
 //! cases are left to schedule inference, as in DaCe: code under a map or
 //! consume scope with the `Default` schedule (a top-level map over GPU
@@ -163,7 +164,7 @@ pub(super) fn check_accessibility(sdfg: Op<'_>, reporter: &mut Reporter) {
                     .chain(op.str_array_attr("assign_values"));
                 let read: Vec<String> = texts
                     .filter_map(|t| sdfg_symbolic::parse(t).ok())
-                    .flat_map(|e| e.free_symbols().into_iter().chain(e.subscripted_names()))
+                    .flat_map(|e| e.subscripted_names())
                     .collect();
                 for (name, data) in &containers {
                     if read.contains(name) {

@@ -39,6 +39,9 @@
 //!   inter-state edge, tasklet or dynamic map range outside a scope of
 //!   that device reads or writes it (DaCe's accessibility checks;
 //!   the `access` module);
+//! - library nodes' operands have shapes that fit their class: a
+//!   product's inputs agree in the contracted dimension (the `library`
+//!   module);
 //! - in control-flow order (the `order` module, along every path rather than
 //!   DaCe's one traversal): a nested SDFG reads no symbol before some
 //!   path assigns it, and no reference is used before some path sets it.
@@ -71,6 +74,7 @@ use sdfg_symbolic::parse_subset;
 use std::collections::HashSet;
 
 mod access;
+mod library;
 mod order;
 
 /// Collects validation errors as diagnostics on the offending ops.
@@ -222,6 +226,11 @@ fn validate_sdfg(sdfg: Op<'_>, reporter: &mut Reporter) {
         )
         .collect();
 
+    // The size assumptions the library nodes' shapes are compared under.
+    let library_asm = ops
+        .iter()
+        .any(|o| o.is("sdfg.library"))
+        .then(|| crate::executions::size_assumptions(sdfg));
     check_symbols(sdfg, &symbols, &containers, reporter);
     order::check_symbols_before_assignment(sdfg, reporter);
     order::check_references_set(sdfg, reporter);
@@ -244,6 +253,9 @@ fn validate_sdfg(sdfg: Op<'_>, reporter: &mut Reporter) {
                 check_outputs_used(op, reporter);
                 check_output_edges(op, reporter);
                 check_input_memlets(op, reporter);
+                if let (true, Some(asm)) = (op.is("sdfg.library"), &library_asm) {
+                    library::check_library(op, asm, reporter);
+                }
                 if op.is("sdfg.nested") {
                     check_inout_containers(op, reporter);
                     check_nested_endpoints(op, reporter);
