@@ -29,6 +29,13 @@ pub fn set_symbol_ref(op: Op<'_>, name: &str, symbol: &str) {
     op.set_attr(name, attr);
 }
 
+/// A scope's `schedule` attribute for `schedule`, in `op`'s context (the
+/// dialect's enum attributes are 32-bit integers).
+pub fn schedule_attr(op: Op<'_>, schedule: crate::Schedule) -> MlirAttribute {
+    // SAFETY: the context is live.
+    unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(op.context(), 32), i64::from(schedule.0)) }
+}
+
 /// Sets the unit attribute `name` of `op` (a flag such as `inverted`).
 pub fn set_unit_attr(op: Op<'_>, name: &str) {
     // SAFETY: the context is live.
@@ -145,12 +152,28 @@ fn create(
     results: &[MlirType],
     regions: usize,
 ) -> MlirOperation {
+    create_with_args(at, name, operands, attributes, results, regions, &[])
+}
+
+/// [`create`], with arguments of types `block_args` on each region's
+/// block.
+fn create_with_args(
+    at: Op<'_>,
+    name: &str,
+    operands: &[Val<'_>],
+    attributes: &[(&str, MlirAttribute)],
+    results: &[MlirType],
+    regions: usize,
+    block_args: &[MlirType],
+) -> MlirOperation {
     // SAFETY: every handle is live in `at`'s context; the state is
     // consumed by `mlirOperationCreate`, which takes ownership of the
     // regions.
     unsafe {
         let ctx = at.context();
-        let mut state = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(at.raw()));
+        let location = mlirOperationGetLocation(at.raw());
+        let locations = vec![location; block_args.len()];
+        let mut state = mlirOperationStateGet(string_ref(name), location);
         let named: Vec<MlirNamedAttribute> = attributes
             .iter()
             .map(|(n, a)| mlirNamedAttributeGet(mlirIdentifierGet(ctx, string_ref(n)), *a))
@@ -164,7 +187,11 @@ fn create(
                 let region = mlirRegionCreate();
                 mlirRegionAppendOwnedBlock(
                     region,
-                    mlirBlockCreate(0, std::ptr::null(), std::ptr::null()),
+                    mlirBlockCreate(
+                        block_args.len() as isize,
+                        block_args.as_ptr(),
+                        locations.as_ptr(),
+                    ),
                 );
                 region
             })
@@ -172,6 +199,51 @@ fn create(
         mlirOperationStateAddOwnedRegions(&mut state, owned.len() as isize, owned.as_ptr());
         mlirOperationCreate(&mut state)
     }
+}
+
+/// Creates an op `name` right before `before`, with `operands`,
+/// `attributes` and results of types `results`, and one region whose
+/// block has arguments of types `block_args` (a scope such as
+/// `sdfg.map`), or none when `block_args` is `None`.
+pub fn create_op_before<'a>(
+    before: Op<'a>,
+    name: &str,
+    operands: &[Val<'a>],
+    attributes: &[(&str, MlirAttribute)],
+    results: &[MlirType],
+    block_args: Option<&[MlirType]>,
+) -> Option<Op<'a>> {
+    let regions = usize::from(block_args.is_some());
+    let raw = create_with_args(
+        before,
+        name,
+        operands,
+        attributes,
+        results,
+        regions,
+        block_args.unwrap_or_default(),
+    );
+    // SAFETY: `before` is live and in a block; the new op is inserted once
+    // and owned by that block from then on.
+    unsafe {
+        let parent = mlirOperationGetBlock(before.raw());
+        mlirBlockInsertOwnedOperationBefore(parent, before.raw(), raw);
+        Op::from_raw(raw)
+    }
+}
+
+/// Creates an op `name` without regions at the end of `owner`'s region 0
+/// (such as a scope's `sdfg.exit`).
+pub fn create_op_at_end<'a>(
+    owner: Op<'a>,
+    name: &str,
+    operands: &[Val<'a>],
+    attributes: &[(&str, MlirAttribute)],
+    results: &[MlirType],
+) -> Option<Op<'a>> {
+    let raw = create(owner, name, operands, attributes, results, 0);
+    // SAFETY: the op was just created and is in no block.
+    unsafe { append(owner, raw) }
 }
 
 /// Creates (not inserted anywhere) a control-flow block `op_name` named

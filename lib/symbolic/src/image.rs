@@ -57,6 +57,14 @@ pub(crate) fn image(
             .ok_or(SubsetError::Unbounded(d))?;
         let lo = a.simplify(&lo);
         let hi = a.simplify(&hi);
+        // A bound must speak of the program's symbols only.
+        if [&lo, &hi].iter().any(|b| {
+            b.free_symbols()
+                .iter()
+                .any(|s| s.starts_with("__image_atom_"))
+        }) {
+            return Err(SubsetError::Unbounded(d));
+        }
         let step = stride(r, params).unwrap_or(1);
         out.push(Range::new(
             lo,
@@ -201,7 +209,9 @@ impl Ctx<'_> {
             .chain(self.vars.iter().rev().cloned())
             .collect();
         let mut cur = terms;
+        let mut pending: Vec<(String, Expr, Expr)> = order.clone();
         for (name, lo, hi) in order {
+            pending.retain(|(n, _, _)| *n != name);
             if !cur.mentions(&name) {
                 continue;
             }
@@ -227,7 +237,19 @@ impl Ctx<'_> {
                     .iter()
                     .any(|(a, _)| !matches!(a, Atom::Sym(_)) && a.mentions_any(&self.vars))
             }) {
-                return self.bound(&cur, upper, depth + 1);
+                // The fresh atom variables not eliminated yet are
+                // variables of the recursion too, else they would leak
+                // into the bound.
+                let pending: Vec<(String, Expr, Expr)> = pending
+                    .iter()
+                    .filter(|(n, _, _)| cur.mentions(n))
+                    .cloned()
+                    .collect();
+                let kept = self.vars.len();
+                self.vars.extend(pending);
+                let bound = self.bound(&cur, upper, depth + 1);
+                self.vars.truncate(kept);
+                return bound;
             }
         }
         Some(cur)

@@ -440,6 +440,22 @@ fn image_without_isl_is_sound() {
         ss("A[i]").image(&ps, &asm),
         Err(SubsetError::Unbounded(0))
     ));
+    // The volume of one tile of a tiled map, over the tiles: the bound
+    // speaks of the program's symbols only (the atoms the procedure names
+    // while it bounds `Min` terms are eliminated, nested as they are).
+    let tiles = [("ti", "0:N:4"), ("tj", "0:M:3")];
+    let s = image_of("(Min(ti + 4, N) - ti)*(Min(tj + 3, M) - tj)", &tiles, &asm);
+    let names: Vec<String> = s
+        .ranges()
+        .iter()
+        .flat_map(|r| {
+            r.end
+                .free_symbols()
+                .into_iter()
+                .chain(r.start.free_symbols())
+        })
+        .collect();
+    assert!(names.iter().all(|n| n == "N" || n == "M"), "{s}");
 }
 
 #[test]

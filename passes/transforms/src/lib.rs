@@ -1,6 +1,7 @@
 //! Transformations of SDFGs that stay in the sdfg dialect: library-node
-//! expansion now, and the simplify family, the dataflow transformations
-//! and auto-optimize as they land, one pass per file.
+//! expansion, the simplify family, the map transformations ([`maps`]),
+//! and the other dataflow transformations and auto-optimize as they
+//! land, one pass per file.
 //!
 //! Transformations depend on the dialect, the core libraries, the tasklet
 //! translation and the analyses; never on conversions, translations or
@@ -18,6 +19,7 @@ pub mod expand_library;
 pub mod inline_multistate;
 pub mod inline_sdfgs;
 pub mod loop_raising;
+pub mod maps;
 pub mod memlet_paths;
 pub mod redundant_array;
 pub mod remove_unused_containers;
