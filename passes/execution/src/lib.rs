@@ -96,6 +96,9 @@ pub struct Options {
     /// program with a message instead of reading or writing outside a
     /// container.
     pub check_bounds: bool,
+    /// Lowers the BLAS library nodes (`MatMul`, `Gemm`, `Gemv`, `Dot`) to
+    /// CBLAS calls, as DaCe's fast implementations do.
+    pub blas: bool,
     /// A pass pipeline (`builtin.module(sdfg-expand-library-nodes)`, as
     /// `sdfg-opt --pass-pipeline` takes it) run on the program before it is
     /// lowered, so that a pass can be checked by executing its result.
@@ -321,8 +324,11 @@ unsafe fn lower_and_jit(
     )?;
     let omp = format!("{}/libomp.so", lib_dir());
     load_globally(&omp, "the OpenMP runtime", "libomp-19-dev")?;
-    if calls_lapacke(module) {
+    if calls(module, "LAPACKE_") {
         load_globally(LAPACKE, "LAPACKE", "liblapacke-dev")?;
+    }
+    if calls(module, "cblas_") {
+        load_globally(CBLAS, "CBLAS", "libopenblas-dev")?;
     }
     // MLIR's C API reads the library paths as C strings: the reference
     // covers the path, and the NUL after it ends it.
@@ -395,10 +401,17 @@ unsafe fn lower(
             "convert-sdfg-to-scf",
         ),
     };
+    let mut conversion_options = Vec::new();
     if options.check_bounds {
+        conversion_options.push("check-bounds=true");
+    }
+    if options.blas {
+        conversion_options.push("blas=true");
+    }
+    if !conversion_options.is_empty() {
         pipeline = pipeline.replacen(
             &format!("{conversion},"),
-            &format!("{conversion}{{check-bounds=true}},"),
+            &format!("{conversion}{{{}}},", conversion_options.join(" ")),
             1,
         );
     }
@@ -469,12 +482,18 @@ extern "C" {
 /// `Cholesky`, `Solve` and `Inv` nodes calls.
 const LAPACKE: &str = "liblapacke.so.3";
 
-/// Whether the lowered module declares a LAPACKE function.
-unsafe fn calls_lapacke(module: MlirModule) -> bool {
+/// Debian's BLAS with its CBLAS interface (`libblas.so.3`, OpenBLAS's
+/// where `libopenblas0` is installed), which the BLAS library nodes call
+/// under `--blas`.
+const CBLAS: &str = "libblas.so.3";
+
+/// Whether the lowered module declares a function whose name starts with
+/// `prefix` (`LAPACKE_`, `cblas_`).
+unsafe fn calls(module: MlirModule, prefix: &str) -> bool {
     Op::from_raw(mlirModuleGetOperation(module)).is_some_and(|m| {
         m.region_ops(0)
             .into_iter()
-            .any(|f| f.symbol_name().is_some_and(|n| n.starts_with("LAPACKE_")))
+            .any(|f| f.symbol_name().is_some_and(|n| n.starts_with(prefix)))
     })
 }
 

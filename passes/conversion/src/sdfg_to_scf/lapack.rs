@@ -48,7 +48,7 @@ use super::types::{Data, Elem, Layout};
 use super::{fail, Function, Result};
 
 /// `LAPACK_ROW_MAJOR` in `lapacke.h`.
-const ROW_MAJOR: i64 = 101;
+pub(super) const ROW_MAJOR: i64 = 101;
 
 /// The LAPACKE functions the lowering calls, by name without the type
 /// letter: their MLIR signatures (`ptr` stands for `!llvm.ptr`).
@@ -81,10 +81,10 @@ fn type_letter(elem: &Elem) -> Option<char> {
 }
 
 /// An operand staged in a dense row-major buffer of `rows` x `cols`.
-struct Staged {
-    data: Data,
-    rows: Expr,
-    cols: Expr,
+pub(super) struct Staged {
+    pub(super) data: Data,
+    pub(super) rows: Expr,
+    pub(super) cols: Expr,
 }
 
 impl<'a> Function<'a, '_> {
@@ -258,7 +258,7 @@ impl<'a> Function<'a, '_> {
     }
 
     /// A fresh dense row-major buffer of `rows` x `cols` elements.
-    fn buffer(
+    pub(super) fn buffer(
         &mut self,
         lib: &Library<'a>,
         elem: &Elem,
@@ -290,7 +290,7 @@ impl<'a> Function<'a, '_> {
 
     /// Copies a 1-D or 2-D operand into a fresh buffer (a vector becomes
     /// one column).
-    fn stage(&mut self, lib: &Library<'a>, operand: &Operand) -> Result<'a, Staged> {
+    pub(super) fn stage(&mut self, lib: &Library<'a>, operand: &Operand) -> Result<'a, Staged> {
         let rows = operand.size(0);
         let cols = if operand.rank() == 2 {
             operand.size(1)
@@ -307,7 +307,12 @@ impl<'a> Function<'a, '_> {
     }
 
     /// Copies a staged buffer into an output operand of its shape.
-    fn unstage(&mut self, lib: &Library<'a>, staged: &Staged, out: &Operand) -> Result<'a, ()> {
+    pub(super) fn unstage(
+        &mut self,
+        lib: &Library<'a>,
+        staged: &Staged,
+        out: &Operand,
+    ) -> Result<'a, ()> {
         let (env, kind) = self.open_nest(lib, &staged_vars(staged), false)?;
         let elem = out.data.elem.clone();
         let v = self.load(lib.node, &env, &staged.data, &[var("__i"), var("__j")])?;
@@ -346,19 +351,19 @@ impl<'a> Function<'a, '_> {
     }
 
     /// A size as LAPACK's 32-bit `lapack_int`.
-    fn lapack_int(&mut self, lib: &Library<'a>, size: &Expr) -> Result<'a, String> {
+    pub(super) fn lapack_int(&mut self, lib: &Library<'a>, size: &Expr) -> Result<'a, String> {
         let v = self.emit_int(lib.node, &lib.env, size)?;
         Ok(self
             .body
             .assign(format!("arith.index_cast {v} : index to i32")))
     }
 
-    fn i32_constant(&mut self, value: i64) -> String {
+    pub(super) fn i32_constant(&mut self, value: i64) -> String {
         self.body.assign(format!("arith.constant {value} : i32"))
     }
 
     /// The address of a buffer's first element as an `!llvm.ptr`.
-    fn pointer(&mut self, data: &Data) -> String {
+    pub(super) fn pointer(&mut self, data: &Data) -> String {
         let ty = data.memref_type();
         let index = self.body.assign(format!(
             "memref.extract_aligned_pointer_as_index {} : {ty} -> index",
@@ -371,7 +376,7 @@ impl<'a> Function<'a, '_> {
             .assign(format!("llvm.inttoptr {int} : i64 to !llvm.ptr"))
     }
 
-    fn free(&mut self, data: &Data) {
+    pub(super) fn free(&mut self, data: &Data) {
         self.body.line(format!(
             "memref.dealloc {} : {}",
             data.memref,
@@ -382,7 +387,7 @@ impl<'a> Function<'a, '_> {
     /// Calls LAPACKE function `name` on `args` (value, type); its `info`
     /// result is dropped, as DaCe drops it.
     fn lapacke(&mut self, name: &str, args: &[(&str, &str)]) {
-        self.module.lapack.insert(name.to_string());
+        self.module.library_calls.insert(name.to_string());
         let (values, types): (Vec<&str>, Vec<&str>) = args.iter().copied().unzip();
         runtime_call(
             &mut self.body,

@@ -44,7 +44,7 @@ pub(super) struct Operand {
 }
 
 impl Operand {
-    fn new<'a>(
+    pub(super) fn new<'a>(
         op: Op<'a>,
         name: &str,
         data: Data,
@@ -152,6 +152,11 @@ impl<'a> Function<'a, '_> {
                 ),
             );
         }
+        // CBLAS where the conversion is asked to and the node is on the
+        // host; the loop nests otherwise.
+        if self.module.blas && !self.module.in_kernel && self.lower_blas(&mut lib, kind)? {
+            return Ok(());
+        }
         match kind {
             "Reduce" => self.reduce(&mut lib),
             "MatMul" => self.matmul(&mut lib),
@@ -243,7 +248,7 @@ impl<'a> Function<'a, '_> {
     /// A scalar property's value as `elem`: a constant, or its symbolic
     /// expression computed as C++ computes it (it may read floating-point
     /// symbols).
-    fn scalar_value(
+    pub(super) fn scalar_value(
         &mut self,
         lib: &Library<'a>,
         value: &Scalar,
@@ -765,7 +770,7 @@ impl<'a> Library<'a> {
             .ok_or_else(|| Failure::new(self.node, format!("has no input `{name}`")))
     }
 
-    fn output(&self, name: &str) -> Result<'a, (Data, Subset)> {
+    pub(super) fn output(&self, name: &str) -> Result<'a, (Data, Subset)> {
         self.outputs
             .get(name)
             .cloned()
@@ -790,20 +795,20 @@ impl<'a> Library<'a> {
     }
 
     /// [`Properties::scalar`], as a diagnostic on the node.
-    fn scalar(&self, key: &str, default: Scalar) -> Result<'a, Scalar> {
+    pub(super) fn scalar(&self, key: &str, default: Scalar) -> Result<'a, Scalar> {
         self.props
             .scalar(key, default)
             .map_err(|message| Failure::new(self.node, message))
     }
 
     /// [`Properties::number_scalar`], as a diagnostic on the node.
-    fn number_scalar(&self, key: &str, default: f64) -> Result<'a, f64> {
+    pub(super) fn number_scalar(&self, key: &str, default: f64) -> Result<'a, f64> {
         self.props
             .number_scalar(key, default)
             .map_err(|message| Failure::new(self.node, message))
     }
 
-    fn flag(&self, key: &str) -> bool {
+    pub(super) fn flag(&self, key: &str) -> bool {
         self.props.flag(key)
     }
 }

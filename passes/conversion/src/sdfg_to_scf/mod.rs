@@ -55,6 +55,7 @@
 //! symbols, `dataflow.rs` the dataflow inside states, and `library.rs`,
 //! `streams.rs` and `references.rs` their constructs.
 
+mod blas;
 mod by_ref;
 mod control;
 mod dataflow;
@@ -98,7 +99,8 @@ pub static REGISTRATION: PassRegistration = PassRegistration {
 /// The conversion pass. Option `check-bounds=true` guards every memlet
 /// access with a `cf.assert` that the element lies inside its container
 /// (DaCe's generated code has no such checks; out-of-bounds memlets are
-/// undefined behaviour there).
+/// undefined behaviour there); `blas=true` lowers the BLAS library nodes
+/// to CBLAS calls (`blas.rs`).
 ///
 /// The same pass registered as `convert-sdfg-to-gpu`
 /// ([`crate::sdfg_to_gpu::REGISTRATION`]) lowers GPU schedules and storage
@@ -106,6 +108,8 @@ pub static REGISTRATION: PassRegistration = PassRegistration {
 #[derive(Clone, Copy, Default)]
 pub struct ConvertSdfgToScf {
     pub(crate) check_bounds: bool,
+    /// Whether BLAS library nodes call CBLAS (`blas.rs`).
+    pub(crate) blas: bool,
     /// Whether `GPU_Device` maps become `gpu.launch` and `GPU_Global`
     /// containers device memory.
     pub(crate) gpu: bool,
@@ -117,6 +121,8 @@ impl RustPass for ConvertSdfgToScf {
             match option.split_once('=') {
                 Some(("check-bounds", "true" | "1")) => self.check_bounds = true,
                 Some(("check-bounds", "false" | "0")) => self.check_bounds = false,
+                Some(("blas", "true" | "1")) => self.blas = true,
+                Some(("blas", "false" | "0")) => self.blas = false,
                 _ => {
                     let pass = if self.gpu {
                         "convert-sdfg-to-gpu"
@@ -124,7 +130,7 @@ impl RustPass for ConvertSdfgToScf {
                         "convert-sdfg-to-scf"
                     };
                     return Err(format!(
-                        "{pass}: unknown option `{option}` (the option is check-bounds=true|false)"
+                        "{pass}: unknown option `{option}` (the options are check-bounds=true|false and blas=true|false)"
                     ));
                 }
             }
@@ -220,8 +226,10 @@ struct Module<'a> {
     printf_helpers: HashMap<(String, Vec<String>), String>,
     /// Whether `printf` is declared (by the module or a helper).
     declares_printf: bool,
-    /// The LAPACKE functions the functions call.
-    lapack: BTreeSet<String>,
+    /// The LAPACKE and CBLAS functions the functions call.
+    library_calls: BTreeSet<String>,
+    /// Whether BLAS library nodes call CBLAS.
+    blas: bool,
 }
 
 impl Module<'_> {
@@ -258,6 +266,7 @@ fn convert_module(module: Op<'_>, pass: ConvertSdfgToScf) -> std::result::Result
     }
     let mut m = Module {
         check_bounds: pass.check_bounds,
+        blas: pass.blas,
         gpu: pass.gpu,
         ..Module::default()
     };
@@ -278,7 +287,11 @@ fn convert_module(module: Op<'_>, pass: ConvertSdfgToScf) -> std::result::Result
     if m.uses_streams {
         text.push_str(streams::DECLARATIONS);
     }
-    text.extend(m.lapack.iter().filter_map(|name| lapack::declaration(name)));
+    text.extend(
+        m.library_calls
+            .iter()
+            .filter_map(|name| lapack::declaration(name).or_else(|| blas::declaration(name))),
+    );
     for t in &m.tasklets {
         text.push_str(&format!("func.func private @{}{}\n", t.name, t.signature()));
     }
@@ -323,7 +336,7 @@ unsafe fn install(
             o.str_attr("sym_visibility").is_some()
                 && !o.has_body(0)
                 && !o.symbol_name().is_some_and(|n| {
-                    streams::RUNTIME_FUNCTIONS.contains(&n) || m.lapack.contains(n)
+                    streams::RUNTIME_FUNCTIONS.contains(&n) || m.library_calls.contains(n)
                 })
         });
         if !is_declaration {

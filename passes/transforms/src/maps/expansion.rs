@@ -20,7 +20,6 @@
 //! [`super::Target`].
 
 use super::{nest_in_new_map, params, Target};
-use sdfg_analysis::propagate::propagate_boundary;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::Op;
 use sdfg_dialect::{rewrite, Schedule};
@@ -105,7 +104,7 @@ pub fn expand_map(map: Op<'_>, inner_schedule: Schedule) -> Result<Vec<Op<'_>>, 
     // The boundaries between the new maps, innermost first; the
     // outermost keeps the memlets of the whole iteration space.
     for m in maps.iter().skip(1).rev() {
-        propagate_boundary(*m);
+        super::propagate_within_bounds(*m);
     }
     Ok(maps)
 }

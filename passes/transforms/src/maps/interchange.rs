@@ -20,7 +20,6 @@
 //! the target).
 
 use super::{directly_nested, params, set_params, Target};
-use sdfg_analysis::propagate::propagate_boundary;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::Op;
 
@@ -69,6 +68,6 @@ pub fn interchange_maps(outer: Op<'_>) -> Result<Op<'_>, String> {
     let (outer_params, inner_params) = (params(outer), params(inner));
     set_params(outer, &inner_params);
     set_params(inner, &outer_params);
-    propagate_boundary(inner);
+    super::propagate_within_bounds(inner);
     Ok(inner)
 }

@@ -22,8 +22,8 @@
 //! the memlets at the outermost boundary stay as they are (exact, where
 //! a re-propagation over tiles could only bound their volumes), and only
 //! the boundaries it creates or changes inside are propagated
-//! ([`sdfg_analysis::propagate::propagate_boundary`]); nothing around
-//! them changes. The lit tests run each program before and after with
+//! ([`sdfg_analysis::propagate::propagate_boundary`], each memlet cut to
+//! its container's bounds); nothing around them changes. The lit tests run each program before and after with
 //! `sdfg-run` and compare.
 
 pub mod collapse;
@@ -34,7 +34,9 @@ pub mod tiling;
 
 use mlir_sys::MlirAttribute;
 use sdfg_dialect::ir::{array_of, Op, Val};
-use sdfg_dialect::{memlet_at, rewrite};
+use sdfg_dialect::layout::layout;
+use sdfg_dialect::{memlet_at, rewrite, set_memlet_at};
+use sdfg_symbolic::{parse_subset, Expr, Range, Subset};
 use std::collections::HashSet;
 
 /// Which maps a transformation pass works on.
@@ -267,6 +269,79 @@ fn nest_in_new_map<'a>(
         .ok_or("the exit of the new map could not be made")?;
     set_params(map, inner);
     Ok(new)
+}
+
+/// Propagates the boundary memlets of `map` from the memlets inside it,
+/// each cut to its container's bounds where the symbolic engine cannot
+/// show it inside them. Over tiles, an image of `Min` terms is bounded
+/// loosely (`tile_j + 2` for `Min(N, tile_j + 2)`), and a valid program
+/// touches nothing outside its containers.
+fn propagate_within_bounds(map: Op<'_>) {
+    sdfg_analysis::propagate::propagate_boundary(map);
+    let Some(sdfg) = crate::enclosing_sdfg(map) else {
+        return;
+    };
+    // The sizes, and the ranges of the parameters of the maps around.
+    let mut asm = sdfg_analysis::executions::size_assumptions(sdfg);
+    let mut around = enclosing_map(map);
+    while let Some(m) = around {
+        for (param, range) in params(m) {
+            if let Some(r) = parse_subset(&range)
+                .ok()
+                .and_then(|s| s.ranges().first().cloned())
+            {
+                asm = asm.with_range(&param, r.min_element(), r.max_element());
+            }
+        }
+        around = enclosing_map(m);
+    }
+    let mut slots: Vec<(Op, usize, Val)> = map
+        .operand_segment(0)
+        .into_iter()
+        .enumerate()
+        .map(|(k, v)| (map, k, v))
+        .collect();
+    for result in map.results() {
+        slots.extend(
+            result
+                .uses()
+                .into_iter()
+                .map(|(user, operand)| (user, operand, result)),
+        );
+    }
+    for (op, operand, value) in slots {
+        let (Some(mut memlet), Ok(layout)) = (memlet_at(op, operand), layout(value.ty())) else {
+            continue;
+        };
+        let Ok(subset) = parse_subset(&memlet.subset) else {
+            continue;
+        };
+        if subset.dims() != layout.shape.len() || memlet.other.is_some() {
+            continue;
+        }
+        let zero = Expr::int(0);
+        let ranges: Vec<Range> = subset
+            .ranges()
+            .iter()
+            .zip(&layout.shape)
+            .map(|(r, size)| {
+                if r.tile.as_int() != Some(1) {
+                    return r.clone();
+                }
+                let start = asm.max(&zero, &r.start);
+                let end = asm.min(&r.end, size);
+                if start == r.start && end == r.end {
+                    return r.clone();
+                }
+                Range::new(start, end, r.step.clone())
+            })
+            .collect();
+        let clamped = Subset::new(ranges).to_string();
+        if clamped != memlet.subset {
+            memlet.subset = clamped;
+            set_memlet_at(op, operand, &memlet);
+        }
+    }
 }
 
 /// The map directly inside `outer` when `outer` holds nothing else (its

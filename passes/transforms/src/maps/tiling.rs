@@ -25,7 +25,6 @@
 //! the targeting options of [`super::Target`].
 
 use super::{nest_in_new_map, params, Target};
-use sdfg_analysis::propagate::propagate_boundary;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::Op;
 use sdfg_dialect::rewrite;
@@ -153,6 +152,6 @@ pub fn tile_map<'a>(map: Op<'a>, tile_sizes: &[i64], prefix: &str) -> Result<Op<
     let sequential =
         sdfg_dialect::Schedule::from_name("Sequential").map(|s| rewrite::schedule_attr(map, s));
     super::set_schedule(map, sequential);
-    propagate_boundary(map);
+    super::propagate_within_bounds(map);
     Ok(new)
 }
