@@ -343,7 +343,9 @@ mod tests {
             declaration("cblas_ddot").as_deref(),
             Some("func.func private @cblas_ddot(i32, !llvm.ptr, i32, !llvm.ptr, i32) -> f64\n")
         );
-        assert!(declaration("cblas_sgemm").is_some_and(|d| d.contains("f32, !llvm.ptr, i32, f32")));
+        assert!(declaration("cblas_sgemm").is_some_and(
+            |d| d.contains("i32, f32, !llvm.ptr, i32, !llvm.ptr, i32, f32, !llvm.ptr, i32)")
+        ));
         assert_eq!(declaration("cblas_zgemm"), None);
         assert_eq!(declaration("LAPACKE_dpotrf"), None);
     }
