@@ -47,9 +47,8 @@ const PASS: &str = "sdfg-map-collapse";
 
 impl RustPass for MapCollapse {
     fn set_options(&mut self, options: &str) -> Result<(), String> {
-        let (target, rest) = Target::parse(PASS, options)?;
-        self.target = target;
-        super::unknown_options(PASS, &rest, "label and level")
+        self.target = Target::parse_with(PASS, options, "label and level", |_, _| Ok(false))?;
+        Ok(())
     }
 
     fn run(&mut self, module: Op<'_>) -> Result<(), Diagnosed> {

@@ -54,27 +54,27 @@ const PASS: &str = "sdfg-map-expansion";
 
 impl RustPass for MapExpansion {
     fn set_options(&mut self, options: &str) -> Result<(), String> {
-        let (target, rest) = Target::parse(PASS, options)?;
-        self.target = target;
-        let mut unknown = Vec::new();
-        for (key, value) in rest {
-            match key.as_str() {
-                "inner-schedule" => {
-                    self.inner_schedule = Schedule::from_name(&value)
-                        .ok_or_else(|| format!("{PASS}: `{value}` is not a schedule"))?;
+        let mut schedule = self.inner_schedule;
+        self.target = Target::parse_with(
+            PASS,
+            options,
+            "inner-schedule, label and level",
+            |key, value| {
+                if key != "inner-schedule" {
+                    return Ok(false);
                 }
-                _ => unknown.push((key, value)),
-            }
-        }
-        super::unknown_options(PASS, &unknown, "inner-schedule, label and level")
+                schedule = Schedule::from_name(value)
+                    .ok_or_else(|| format!("{PASS}: `{value}` is not a schedule"))?;
+                Ok(true)
+            },
+        )?;
+        self.inner_schedule = schedule;
+        Ok(())
     }
 
     fn run(&mut self, module: Op<'_>) -> Result<(), Diagnosed> {
-        for map in self.target.maps(module) {
-            if let Err(why) = expand_map(map, self.inner_schedule) {
-                self.target.report(PASS, map, &why);
-            }
-        }
+        self.target
+            .apply_each(PASS, module, |map| expand_map(map, self.inner_schedule));
         Ok(())
     }
 

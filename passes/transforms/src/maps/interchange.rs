@@ -42,17 +42,12 @@ const PASS: &str = "sdfg-map-interchange";
 
 impl RustPass for MapInterchange {
     fn set_options(&mut self, options: &str) -> Result<(), String> {
-        let (target, rest) = Target::parse(PASS, options)?;
-        self.target = target;
-        super::unknown_options(PASS, &rest, "label and level")
+        self.target = Target::parse_with(PASS, options, "label and level", |_, _| Ok(false))?;
+        Ok(())
     }
 
     fn run(&mut self, module: Op<'_>) -> Result<(), Diagnosed> {
-        for map in self.target.maps(module) {
-            if let Err(why) = interchange_maps(map) {
-                self.target.report(PASS, map, &why);
-            }
-        }
+        self.target.apply_each(PASS, module, interchange_maps);
         Ok(())
     }
 

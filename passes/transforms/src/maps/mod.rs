@@ -61,9 +61,44 @@ pub enum Level {
 }
 
 impl Target {
+    /// Reads a pass's options: `label=` and `level=` here, every other
+    /// `key=value` by `each`, which says whether it knows the key; an
+    /// unknown one is an error that lists `known`.
+    pub fn parse_with(
+        pass: &str,
+        options: &str,
+        known: &str,
+        mut each: impl FnMut(&str, &str) -> Result<bool, String>,
+    ) -> Result<Target, String> {
+        let (target, rest) = Target::parse(pass, options)?;
+        for (key, value) in rest {
+            if !each(&key, &value)? {
+                return Err(format!(
+                    "{pass}: unknown option `{key}` (the options are {known})"
+                ));
+            }
+        }
+        Ok(target)
+    }
+
+    /// Applies `transform` to every map this target selects, reporting
+    /// the maps it does not apply to (see [`Target::report`]).
+    pub fn apply_each<'a, T>(
+        &self,
+        pass: &str,
+        root: Op<'a>,
+        mut transform: impl FnMut(Op<'a>) -> Result<T, String>,
+    ) {
+        for map in self.maps(root) {
+            if let Err(why) = transform(map) {
+                self.report(pass, map, &why);
+            }
+        }
+    }
+
     /// Reads the `label=` and `level=` options out of `options`; returns
-    /// the target and the other options, for the pass to read.
-    pub fn parse(pass: &str, options: &str) -> Result<(Target, Vec<(String, String)>), String> {
+    /// the target and the other options.
+    fn parse(pass: &str, options: &str) -> Result<(Target, Vec<(String, String)>), String> {
         let mut target = Target::default();
         let mut rest = Vec::new();
         for option in options.split_whitespace() {
@@ -109,20 +144,6 @@ impl Target {
         if self.label.is_some() {
             map.emit_warning(format!("{pass} does not apply: {why}"));
         }
-    }
-}
-
-/// Rejects options a pass does not know.
-pub(crate) fn unknown_options(
-    pass: &str,
-    rest: &[(String, String)],
-    known: &str,
-) -> Result<(), String> {
-    match rest.first() {
-        None => Ok(()),
-        Some((key, _)) => Err(format!(
-            "{pass}: unknown option `{key}` (the options are {known})"
-        )),
     }
 }
 

@@ -42,28 +42,24 @@ const PASS: &str = "sdfg-map-reorder";
 
 impl RustPass for MapReorder {
     fn set_options(&mut self, options: &str) -> Result<(), String> {
-        let (target, rest) = Target::parse(PASS, options)?;
-        self.target = target;
-        let mut unknown = Vec::new();
-        for (key, value) in rest {
-            match key.as_str() {
-                "order" => self.order = value.split(',').map(|p| p.trim().to_string()).collect(),
-                _ => unknown.push((key, value)),
+        let mut order = Vec::new();
+        self.target = Target::parse_with(PASS, options, "order, label and level", |key, value| {
+            if key != "order" {
+                return Ok(false);
             }
-        }
-        super::unknown_options(PASS, &unknown, "order, label and level")?;
-        if self.order.is_empty() {
+            order = value.split(',').map(|p| p.trim().to_string()).collect();
+            Ok(true)
+        })?;
+        if order.is_empty() {
             return Err(format!("{PASS}: the option order=P1,P2,... is required"));
         }
+        self.order = order;
         Ok(())
     }
 
     fn run(&mut self, module: Op<'_>) -> Result<(), Diagnosed> {
-        for map in self.target.maps(module) {
-            if let Err(why) = reorder_map(map, &self.order) {
-                self.target.report(PASS, map, &why);
-            }
-        }
+        self.target
+            .apply_each(PASS, module, |map| reorder_map(map, &self.order));
         Ok(())
     }
 

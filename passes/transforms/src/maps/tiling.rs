@@ -64,33 +64,36 @@ const PASS: &str = "sdfg-map-tiling";
 
 impl RustPass for MapTiling {
     fn set_options(&mut self, options: &str) -> Result<(), String> {
-        let (target, rest) = Target::parse(PASS, options)?;
-        self.target = target;
-        let mut unknown = Vec::new();
-        for (key, value) in rest {
-            match key.as_str() {
-                "tile-sizes" => {
-                    self.tile_sizes = value
-                        .split(',')
-                        .map(|t| t.trim().parse::<i64>().ok().filter(|t| *t > 0))
-                        .collect::<Option<Vec<_>>>()
-                        .ok_or_else(|| {
-                            format!("{PASS}: tile-sizes `{value}` are not positive integers")
-                        })?;
+        let (mut sizes, mut prefix) = (self.tile_sizes.clone(), self.prefix.clone());
+        self.target = Target::parse_with(
+            PASS,
+            options,
+            "tile-sizes, prefix, label and level",
+            |key, value| {
+                match key {
+                    "tile-sizes" => {
+                        sizes = value
+                            .split(',')
+                            .map(|t| t.trim().parse::<i64>().ok().filter(|t| *t > 0))
+                            .collect::<Option<Vec<_>>>()
+                            .ok_or_else(|| {
+                                format!("{PASS}: tile-sizes `{value}` are not positive integers")
+                            })?;
+                    }
+                    "prefix" => prefix = value.to_string(),
+                    _ => return Ok(false),
                 }
-                "prefix" => self.prefix = value,
-                _ => unknown.push((key, value)),
-            }
-        }
-        super::unknown_options(PASS, &unknown, "tile-sizes, prefix, label and level")
+                Ok(true)
+            },
+        )?;
+        (self.tile_sizes, self.prefix) = (sizes, prefix);
+        Ok(())
     }
 
     fn run(&mut self, module: Op<'_>) -> Result<(), Diagnosed> {
-        for map in self.target.maps(module) {
-            if let Err(why) = tile_map(map, &self.tile_sizes, &self.prefix) {
-                self.target.report(PASS, map, &why);
-            }
-        }
+        self.target.apply_each(PASS, module, |map| {
+            tile_map(map, &self.tile_sizes, &self.prefix)
+        });
         Ok(())
     }
 
