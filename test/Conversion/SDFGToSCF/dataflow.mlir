@@ -164,3 +164,29 @@ sdfg.sdfg @outer(%A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64} {
     %b = sdfg.access %A writes(%n["1:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
   }
 }
+
+// -----
+
+// An access node inside a map copies into the exit: the memlet's subset
+// is over the source (the scalar), `->` over the destination.
+// CHECK-LABEL: func.func @exit_copy_from_a_scalar
+// CHECK: scf.parallel (%[[I:.*]]) =
+// CHECK: %[[V:.*]] = memref.load %{{.*}}[] : memref<f64>
+// CHECK: memref.store %[[V]], %arg1[%[[I]]] : memref<?xf64>
+sdfg.sdfg @exit_copy_from_a_scalar(%A: !sdfg.array<f64 ["N"]> as "A", %B: !sdfg.array<f64 ["N"]> as "B") symbols {N = i64} {
+  %t = sdfg.alloc "t" : !sdfg.scalar<f64>
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    %r = sdfg.map "m" ["i" = "0:N"] ins("x" = %a["0:N"] : !sdfg.array<f64 ["N"]>) outs("y" : !sdfg.array<f64 ["N"]>) {
+    ^bb0(%x: !sdfg.array<f64 ["N"]>):
+      %o = sdfg.tasklet "neg" ins("v" = %x["i"] : !sdfg.array<f64 ["N"]>) outs("o" : f64) {
+      ^bb0(%v: f64):
+        %w = arith.negf %v : f64
+        sdfg.yield %w : f64
+      }
+      %n = sdfg.access %t writes(%o["0"] : f64) : !sdfg.scalar<f64>
+      sdfg.exit("y" = %n["0" -> "i"] : !sdfg.scalar<f64>)
+    }
+    %b = sdfg.access %B writes(%r["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}

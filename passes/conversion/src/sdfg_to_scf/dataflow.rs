@@ -1319,15 +1319,12 @@ impl<'a> Function<'a, '_> {
                             &subset.min_element(),
                         )?;
                     } else if from_access {
-                        let copy = Memlet {
-                            subset: memlet
-                                .other
-                                .clone()
-                                .unwrap_or_else(|| memlet.subset.clone()),
-                            other: Some(memlet.subset.clone()),
-                            ..memlet.clone()
-                        };
-                        let copy = if memlet.other.is_none() {
+                        // A copy's subset is over its source and `->`
+                        // over the destination; one subset alone is the
+                        // destination's, the source copied whole.
+                        let copy = if memlet.other.is_some() {
+                            memlet.clone()
+                        } else {
                             let full: Vec<String> =
                                 source.shape.iter().map(|s| format!("0:{s}")).collect();
                             Memlet {
@@ -1336,10 +1333,9 @@ impl<'a> Function<'a, '_> {
                                 } else {
                                     full.join(", ")
                                 },
-                                ..copy
+                                other: Some(memlet.subset.clone()),
+                                ..memlet.clone()
                             }
-                        } else {
-                            copy
                         };
                         self.copy(exit, env, &source, &data, &copy, wcr, parallel)?;
                     }
