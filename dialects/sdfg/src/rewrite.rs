@@ -123,13 +123,10 @@ pub fn set_operand(op: Op<'_>, index: usize, value: Val<'_>) {
 pub fn set_operand_segments(op: Op<'_>, segments: &[Vec<Val<'_>>]) {
     let operands: Vec<MlirValue> = segments.iter().flatten().map(|v| v.raw()).collect();
     let sizes: Vec<i32> = segments.iter().map(|s| s.len() as i32).collect();
-    // SAFETY: the op and the values are live; the segment sizes describe
-    // exactly the new operand list.
-    unsafe {
-        mlirOperationSetOperands(op.raw(), operands.len() as isize, operands.as_ptr());
-        let attr = mlirDenseI32ArrayGet(op.context(), sizes.len() as isize, sizes.as_ptr());
-        op.set_attr("operandSegmentSizes", attr);
-    }
+    // SAFETY: the op and the values are live; the segment sizes set next
+    // describe exactly the new operand list.
+    unsafe { mlirOperationSetOperands(op.raw(), operands.len() as isize, operands.as_ptr()) };
+    op.set_attr("operandSegmentSizes", segment_sizes(op, &sizes));
 }
 
 /// Erases `op` and everything nested in it.
@@ -316,10 +313,7 @@ unsafe fn append<'a>(owner: Op<'a>, raw: MlirOperation) -> Option<Op<'a>> {
 /// Creates a plain access node of `data` (`sdfg.access %data`, which
 /// reads it) at the end of `owner`'s region 0.
 pub fn create_read_at_end<'a>(owner: Op<'a>, data: Val<'a>) -> Option<Op<'a>> {
-    let sizes = [1i32, 0, 0, 0];
-    // SAFETY: the context is live; MLIR copies the sizes.
-    let segments =
-        unsafe { mlirDenseI32ArrayGet(owner.context(), sizes.len() as isize, sizes.as_ptr()) };
+    let segments = segment_sizes(owner, &[1, 0, 0, 0]);
     let raw = create(
         owner,
         "sdfg.access",
@@ -362,14 +356,46 @@ pub fn create_edge<'a>(
     unsafe { append(owner, raw) }
 }
 
+/// Parses a type (`!sdfg.scalar<f64>`) in `op`'s context; `None` where
+/// the text is not a type.
+pub fn parse_type(op: Op<'_>, text: &str) -> Option<MlirType> {
+    // SAFETY: the context is live; MLIR copies the text.
+    let ty = unsafe { mlirTypeParseGet(op.context(), string_ref(text)) };
+    (!ty.ptr.is_null()).then_some(ty)
+}
+
+/// The `operandSegmentSizes` attribute for segments of these sizes.
+pub fn segment_sizes(op: Op<'_>, sizes: &[i32]) -> MlirAttribute {
+    // SAFETY: the context is live; MLIR copies the sizes.
+    unsafe { mlirDenseI32ArrayGet(op.context(), sizes.len() as isize, sizes.as_ptr()) }
+}
+
+/// Declares a transient `sdfg.alloc "name" : ty` at the start of the
+/// SDFG `sdfg` and returns its container value.
+pub fn create_alloc<'a>(sdfg: Op<'a>, name: &str, ty: MlirType) -> Option<Val<'a>> {
+    create_result_at_start(sdfg, "sdfg.alloc", ("name", name), ty)
+}
+
 /// Creates `sdfg.sym "expr" : ty` at the start of the entry block of
 /// `owner`'s region 0 and returns its value.
 pub fn create_sym_at_start<'a>(owner: Op<'a>, expr: &str, ty: MlirType) -> Option<Val<'a>> {
+    create_result_at_start(owner, "sdfg.sym", ("expr", expr), ty)
+}
+
+/// Creates an op `name` with one string attribute and one result of type
+/// `ty` at the start of the entry block of `owner`'s region 0, and
+/// returns the result.
+fn create_result_at_start<'a>(
+    owner: Op<'a>,
+    name: &str,
+    (attr, value): (&str, &str),
+    ty: MlirType,
+) -> Option<Val<'a>> {
     let raw = create(
         owner,
-        "sdfg.sym",
+        name,
         &[],
-        &[("expr", str_attr(owner, expr))],
+        &[(attr, str_attr(owner, value))],
         &[ty],
         0,
     );
@@ -395,8 +421,7 @@ pub fn create_symbol_tasklet<'a>(
     expr: &str,
     ty: MlirType,
 ) -> Option<Val<'a>> {
-    // SAFETY: the context is live.
-    let segments = unsafe { mlirDenseI32ArrayGet(before.context(), 2, [0i32, 0].as_ptr()) };
+    let segments = segment_sizes(before, &[0, 0]);
     let raw = create(
         before,
         "sdfg.tasklet",

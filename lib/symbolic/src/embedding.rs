@@ -30,6 +30,12 @@ pub struct Embedding {
 }
 
 impl Embedding {
+    /// The embedding whose new dimensions come from `dims`, out of old
+    /// coordinates of `old_rank` dimensions.
+    pub fn new(dims: Vec<Dim>, old_rank: usize) -> Self {
+        Embedding { dims, old_rank }
+    }
+
     /// Every dimension moved by `offset`.
     pub fn shift(offset: &[Expr]) -> Self {
         Embedding {

@@ -103,6 +103,9 @@ pub struct Options {
     /// `sdfg-opt --pass-pipeline` takes it) run on the program before it is
     /// lowered, so that a pass can be checked by executing its result.
     pub pass_pipeline: Option<String>,
+    /// Runs `sdfg-auto-optimize` before lowering (after `pass_pipeline`),
+    /// as `sdfg-run -O` asks: the everyday way to optimised code.
+    pub optimize: bool,
     /// Runs GPU-scheduled maps on the CPU (the `convert-sdfg-to-scf`
     /// lowering) instead of on the GPU.
     pub cpu_fallback: bool,
@@ -293,6 +296,9 @@ unsafe fn lower_and_jit(
 ) -> Result<(MlirExecutionEngine, Abi, Option<String>), String> {
     if let Some(pipeline) = &options.pass_pipeline {
         run_pipeline(ctx, module, pipeline)?;
+    }
+    if options.optimize {
+        run_pipeline(ctx, module, "builtin.module(sdfg-auto-optimize)")?;
     }
     let module_op = Op::from_raw(mlirModuleGetOperation(module)).ok_or("empty module")?;
     if let Some(name) = &options.function {

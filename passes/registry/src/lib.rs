@@ -39,6 +39,8 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_transforms::maps::collapse::REGISTRATION,
     &sdfg_transforms::maps::interchange::REGISTRATION,
     &sdfg_transforms::maps::reorder::REGISTRATION,
+    &sdfg_transforms::maps::fusion::REGISTRATION,
+    &sdfg_transforms::auto_optimize::REGISTRATION,
     &sdfg_conversion::sdfg_to_scf::REGISTRATION,
     &sdfg_conversion::sdfg_to_gpu::REGISTRATION,
     &sdfg_conversion::sdfg_to_gpu::launch_scopes::REGISTRATION,

@@ -559,7 +559,7 @@ fn rewrite_texts(
 }
 
 /// Rewrites the memlets and symbolic attributes of one dataflow op.
-fn rewrite_dataflow(op: Op<'_>, known: &HashMap<String, Expr>) -> usize {
+pub(crate) fn rewrite_dataflow(op: Op<'_>, known: &HashMap<String, Expr>) -> usize {
     if known.is_empty() {
         return 0;
     }

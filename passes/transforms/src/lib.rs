@@ -9,6 +9,7 @@
 
 #![deny(missing_docs)]
 
+pub mod auto_optimize;
 pub mod branch_raising;
 pub mod cfg;
 pub mod consolidate_edges;

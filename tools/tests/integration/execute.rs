@@ -202,12 +202,15 @@ pub(crate) const SIMPLIFY: &str =
     "builtin.module(sdfg-propagate-memlets,sdfg-simplify,sdfg-raise-loops,sdfg-raise-branches)";
 
 /// The map transformations as one transformation chain that applies each
-/// wherever it can (expansion, interchange and collapse, then tiling with
-/// small tiles, so that the test sizes have partial ones): a program
-/// computes the same numbers after it. (Expanding tiled maps re-propagates
-/// over `Min` ranges, which the symbolic engine bounds slowly on stencils
-/// of many maps: tiling comes last.)
-pub(crate) const MAP_TRANSFORMATIONS: &str = "builtin.module(sdfg-map-expansion,sdfg-map-interchange,sdfg-map-collapse,sdfg-map-tiling{tile-sizes=3,2})";
+/// wherever it can (fusion, expansion, interchange and collapse, then
+/// tiling with small tiles, so that the test sizes have partial ones): a
+/// program computes the same numbers after it. (Expanding tiled maps
+/// re-propagates over `Min` ranges, which the symbolic engine bounds
+/// slowly on stencils of many maps: tiling comes last.)
+pub(crate) const MAP_TRANSFORMATIONS: &str = "builtin.module(sdfg-map-fusion{siblings=true},sdfg-map-expansion,sdfg-map-interchange,sdfg-map-collapse,sdfg-map-tiling{tile-sizes=3,2})";
+
+/// What `sdfg-run -O` runs: a program computes the same numbers after it.
+pub(crate) const AUTO_OPTIMIZE: &str = "builtin.module(sdfg-auto-optimize)";
 
 /// Runs DaCe on `files` (in its own processes), then `sdfg-run` on the
 /// inputs DaCe used, as written and after `sdfg-simplify` (two runs at a
@@ -245,6 +248,12 @@ fn run_against_dace(python: &Path, files: &[PathBuf], work: &Path) -> BTreeMap<S
                 file,
                 case.clone(),
                 Some(MAP_TRANSFORMATIONS),
+            ));
+            runs.push((
+                format!("{stem} after sdfg-auto-optimize"),
+                file,
+                case.clone(),
+                Some(AUTO_OPTIMIZE),
             ));
             runs.push((stem, file, case, None));
         }
@@ -393,8 +402,8 @@ fn corpus_files() -> Vec<PathBuf> {
 /// For every corpus program whose arguments can be generated and that DaCe
 /// runs, `sdfg-run` gives DaCe's outputs on DaCe's inputs: at least 80% of
 /// them, and every other one is a diagnostic, never a crash. After
-/// `sdfg-simplify`, and after the map transformations, every program gives
-/// the same numbers again (a program that runs as written and not after a
+/// `sdfg-simplify`, after the map transformations, and after
+/// `sdfg-auto-optimize`, every program gives the same numbers again (a program that runs as written and not after a
 /// pipeline fails the test).
 #[test]
 fn corpus_programs_compute_what_dace_computes() {
@@ -430,7 +439,7 @@ fn corpus_programs_compute_what_dace_computes() {
         reasons.entry(key).or_default().push(name);
     }
     println!(
-        "sdfg-run matches DaCe 1.0.2 on {passed} of {runnable} runs of runnable programs, as written, after propagation, sdfg-simplify and raising, and after the map transformations ({} files tried, {} nondeterministic ones left out)",
+        "sdfg-run matches DaCe 1.0.2 on {passed} of {runnable} runs of runnable programs, as written, after propagation, sdfg-simplify and raising, after the map transformations, and after sdfg-auto-optimize ({} files tried, {} nondeterministic ones left out)",
         files.len(),
         NONDETERMINISTIC.len()
     );

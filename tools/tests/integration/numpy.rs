@@ -2,8 +2,9 @@
 //! the `kernels` benchmark's `bench/kernels/*.py` at small sizes, each with
 //! its own NumPy reference), written by DaCe 1.0.2 as `.sdfg` files both
 //! simplified and not: `sdfg-run` computes DaCe's numbers on both forms,
-//! on the unsimplified one after `sdfg-simplify` too, and on the
-//! simplified one after the map transformations, with every memlet access
+//! on the unsimplified one after `sdfg-simplify` and after
+//! `sdfg-auto-optimize` too, and on the simplified one after the map
+//! transformations, with every memlet access
 //! checked against its container's bounds. Where DaCe itself differs from
 //! NumPy, the test says so.
 //!
@@ -19,7 +20,7 @@
 
 use crate::execute::{
     compare_outputs, dace_compare_script, dace_runs_export, ours, run_case_with, Outcome,
-    MAP_TRANSFORMATIONS, SIMPLIFY,
+    AUTO_OPTIMIZE, MAP_TRANSFORMATIONS, SIMPLIFY,
 };
 use crate::import::dace_python;
 use crate::simplify::{import, root, size, Size};
@@ -103,6 +104,11 @@ fn numpy_programs_compute_what_dace_computes() {
                     case.clone(),
                     Some(SIMPLIFY),
                 ));
+                cases.push((
+                    format!("{name} after sdfg-auto-optimize"),
+                    case.clone(),
+                    Some(AUTO_OPTIMIZE),
+                ));
             }
             cases.push((name, case, None));
         }
@@ -140,7 +146,7 @@ fn numpy_programs_compute_what_dace_computes() {
         }
     }
     println!(
-        "sdfg-run matches DaCe 1.0.2 on {passed} of {compared} NumPy-style program runs ({} programs, simplified and not, the unsimplified ones also after propagation, sdfg-simplify and raising, the simplified ones also after the map transformations)",
+        "sdfg-run matches DaCe 1.0.2 on {passed} of {compared} NumPy-style program runs ({} programs, simplified and not, the unsimplified ones also after propagation, sdfg-simplify and raising and after sdfg-auto-optimize, the simplified ones also after the map transformations)",
         files.len()
     );
     for line in &bad {

@@ -152,9 +152,15 @@ impl<'a> Function<'a, '_> {
                 ),
             );
         }
-        // CBLAS where the conversion is asked to and the node is on the
-        // host; the loop nests otherwise.
-        if self.module.blas && !self.module.in_kernel && self.lower_blas(&mut lib, kind)? {
+        // CBLAS where the conversion is asked to, or the node's
+        // implementation is one of DaCe's CPU BLAS ones (as
+        // `sdfg-auto-optimize` sets), and the node is on the host; the
+        // loop nests otherwise.
+        let fast = matches!(node.str_attr("implementation"), Some("OpenBLAS" | "MKL"));
+        if (self.module.blas || fast)
+            && !self.module.in_kernel
+            && self.lower_blas(&mut lib, kind)?
+        {
             return Ok(());
         }
         match kind {

@@ -8,6 +8,7 @@
 //! | `sdfg-map-collapse` | `MapCollapse` | two directly nested maps become one |
 //! | `sdfg-map-interchange` | `MapInterchange` | two directly nested maps swap places |
 //! | `sdfg-map-reorder` | `MapDimShuffle` | a map's parameters in a given order |
+//! | `sdfg-map-fusion` | `MapFusion` | a producer map and its consumer, or two sibling maps, become one |
 //!
 //! Each is a public function that applies the transformation to one map
 //! or says why it does not apply, and a pass that applies it to the maps
@@ -28,6 +29,7 @@
 
 pub mod collapse;
 pub mod expansion;
+pub mod fusion;
 pub mod interchange;
 pub mod reorder;
 pub mod tiling;
@@ -36,7 +38,7 @@ use mlir_sys::MlirAttribute;
 use sdfg_dialect::ir::{array_of, Op, Val};
 use sdfg_dialect::layout::layout;
 use sdfg_dialect::{memlet_at, rewrite, set_memlet_at};
-use sdfg_symbolic::{parse_subset, Expr, Range, Subset};
+use sdfg_symbolic::{parse_subset, Assumptions, Expr, Range, Subset};
 use std::collections::HashSet;
 
 /// Which maps a transformation pass works on.
@@ -148,7 +150,7 @@ impl Target {
 }
 
 /// The map directly around `op` in its SDFG, if any.
-fn enclosing_map(op: Op<'_>) -> Option<Op<'_>> {
+pub(crate) fn enclosing_map(op: Op<'_>) -> Option<Op<'_>> {
     let mut at = op.parent();
     while let Some(p) = at {
         match p.name() {
@@ -212,8 +214,18 @@ fn fresh_param(op: Op<'_>, base: &str, taken: &mut HashSet<String>) -> String {
             }
         }
     }
+    first_free((0..).map(|k| format!("{base}{k}")), base, taken)
+}
+
+/// `base`, or else the first of `others` not in `taken`; it is taken
+/// from then on.
+fn first_free(
+    others: impl Iterator<Item = String>,
+    base: &str,
+    taken: &mut HashSet<String>,
+) -> String {
     let name = std::iter::once(base.to_string())
-        .chain((0..).map(|k| format!("{base}{k}")))
+        .chain(others)
         .find(|c| !taken.contains(c))
         .unwrap_or_default();
     taken.insert(name.clone());
@@ -236,9 +248,7 @@ fn nest_in_new_map<'a>(
     let after = map.operand_segment(2);
     let operands: Vec<Val> = inputs.iter().chain(&after).copied().collect();
     let ctx = map.context();
-    let segments = [inputs.len() as i32, 0, after.len() as i32];
-    // SAFETY: the context is live; MLIR copies the sizes.
-    let segments = unsafe { mlir_sys::mlirDenseI32ArrayGet(ctx, 3, segments.as_ptr()) };
+    let segments = rewrite::segment_sizes(map, &[inputs.len() as i32, 0, after.len() as i32]);
     let names: Vec<&str> = outer.iter().map(|(p, _)| p.as_str()).collect();
     let ranges: Vec<&str> = outer.iter().map(|(_, r)| r.as_str()).collect();
     let mut attributes = vec![
@@ -303,19 +313,10 @@ fn propagate_within_bounds(map: Op<'_>) {
         return;
     };
     // The sizes, and the ranges of the parameters of the maps around.
-    let mut asm = sdfg_analysis::executions::size_assumptions(sdfg);
-    let mut around = enclosing_map(map);
-    while let Some(m) = around {
-        for (param, range) in params(m) {
-            if let Some(r) = parse_subset(&range)
-                .ok()
-                .and_then(|s| s.ranges().first().cloned())
-            {
-                asm = asm.with_range(&param, r.min_element(), r.max_element());
-            }
-        }
-        around = enclosing_map(m);
-    }
+    let asm = match enclosing_map(map) {
+        Some(around) => assumptions_inside(around),
+        None => sdfg_analysis::executions::size_assumptions(sdfg),
+    };
     let mut slots: Vec<(Op, usize, Val)> = map
         .operand_segment(0)
         .into_iter()
@@ -363,6 +364,27 @@ fn propagate_within_bounds(map: Op<'_>) {
             set_memlet_at(op, operand, &memlet);
         }
     }
+}
+
+/// The assumptions that hold inside `map`: the SDFG's sizes and the
+/// ranges of the parameters of `map` and of the maps around it.
+pub(crate) fn assumptions_inside(map: Op<'_>) -> Assumptions {
+    let mut asm = crate::enclosing_sdfg(map)
+        .map(sdfg_analysis::executions::size_assumptions)
+        .unwrap_or_default();
+    let mut at = Some(map);
+    while let Some(m) = at {
+        for (param, range) in params(m) {
+            if let Some(r) = parse_subset(&range)
+                .ok()
+                .and_then(|s| s.ranges().first().cloned())
+            {
+                asm = asm.with_range(&param, r.min_element(), r.max_element());
+            }
+        }
+        at = enclosing_map(m);
+    }
+    asm
 }
 
 /// The map directly inside `outer` when `outer` holds nothing else (its

@@ -1,0 +1,125 @@
+//! `sdfg-auto-optimize`: a pipeline that picks transformations on its
+//! own for the CPU, as DaCe's `auto_optimize(sdfg, DeviceType.CPU)` does,
+//! and that `sdfg-run -O` runs before lowering.
+//!
+//! ```mlir
+//! // before: what the NumPy frontend writes, one state per statement
+//! sdfg.state @s0 { /* T = A + B, a map */ }
+//! sdfg.state @s1 { /* C = T * 2, a map */ }
+//! sdfg.state @s2 { /* D = C @ E, a MatMul */ }
+//! // after: one state, one fused map, T a scalar inside it, the MatMul
+//! // calling CBLAS
+//! sdfg.state @s0 {
+//!   /* map: t = A[i, j] + B[i, j]; C[i, j] = t * 2 */
+//!   /* sdfg.library "MatMul" impl "OpenBLAS" */
+//! }
+//! ```
+//!
+//! The steps, in order, each with why it comes where it does:
+//!
+//! 1. `sdfg-propagate-memlets`: every later step reads the memlets at
+//!    scope boundaries (fusion compares what one map writes with what the
+//!    next one reads), and an imported program's may be loose.
+//! 2. `sdfg-simplify`: state fusion brings the maps of consecutive
+//!    statements into one state, and redundant-array elimination removes
+//!    the copies between them; fusion only sees maps in one state.
+//! 3. `sdfg-map-collapse`, before fusion, as DaCe orders it: the NumPy
+//!    frontend writes one map per statement with all its dimensions, but
+//!    nests written by hand collapse to one map first, so that maps of
+//!    the same iteration space have the same shape when fusion compares
+//!    them.
+//! 4. `sdfg-map-fusion{siblings=true}` (DaCe's greedy subgraph fusion):
+//!    producer and consumer maps first, through their transients, then
+//!    maps that read the same data. A transient that only carried values
+//!    between fused maps becomes a scalar or a small local buffer.
+//! 5. `sdfg-simplify` again: fusion leaves transients that nothing reads
+//!    any more and states that became empty.
+//! 6. `sdfg-map-collapse` again, as DaCe does after its WCR tiling:
+//!    fusion can leave a map that holds only another map.
+//! 7. The fast library implementations last (DaCe's
+//!    `set_fast_implementations`): the BLAS nodes (`MatMul`, `Gemm`,
+//!    `Gemv`, `Dot`) get the implementation `OpenBLAS`, which the
+//!    lowering turns into CBLAS calls. It comes after the dataflow steps
+//!    because it changes no graph, only how a node is lowered.
+//!
+//! DaCe's other steps and where they stand here: loop-to-map and moving
+//! loops into maps need the dependence test of the transformations that
+//! follow this one; WCR tiling is not applied; transient placement
+//! (small arrays on the stack, transients per map iteration) is the
+//! lowering's own, as `docs/Lowering.md` says.
+
+use crate::maps::collapse::MapCollapse;
+use crate::maps::fusion::MapFusion;
+use crate::simplify::simplify;
+use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
+use sdfg_dialect::ir::Op;
+use sdfg_dialect::rewrite;
+
+/// The pass's registration.
+pub static REGISTRATION: PassRegistration = PassRegistration {
+    argument: "sdfg-auto-optimize",
+    summary: "Optimize for the CPU without guidance, as DaCe's auto_optimize: propagate memlets, simplify, collapse and fuse maps, simplify, collapse, and use CBLAS for the BLAS library nodes",
+    op_name: "builtin.module",
+    create: || Box::new(AutoOptimize),
+};
+
+/// The pass (no options).
+#[derive(Clone, Copy)]
+pub struct AutoOptimize;
+
+impl RustPass for AutoOptimize {
+    fn set_options(&mut self, options: &str) -> Result<(), String> {
+        crate::no_options("sdfg-auto-optimize", options)
+    }
+
+    fn run(&mut self, module: Op<'_>) -> Result<(), Diagnosed> {
+        auto_optimize(module)
+    }
+
+    fn clone_pass(&self) -> Box<dyn RustPass> {
+        Box::new(*self)
+    }
+}
+
+/// The BLAS library nodes whose fast implementation calls CBLAS.
+const BLAS_NODES: &[&str] = &["MatMul", "Gemm", "Gemv", "Dot"];
+
+/// The implementation DaCe's `set_fast_implementations` picks for the
+/// BLAS nodes on a CPU with OpenBLAS, which the lowering calls CBLAS for.
+pub const FAST_BLAS: &str = "OpenBLAS";
+
+/// Runs the pipeline on every SDFG under `module` (see the module
+/// comment for the steps and their order).
+pub fn auto_optimize(module: Op<'_>) -> Result<(), Diagnosed> {
+    sdfg_analysis::propagate::propagate_all(module);
+    simplify(module);
+    MapCollapse::default().run(module)?;
+    MapFusion {
+        siblings: true,
+        ..MapFusion::default()
+    }
+    .run(module)?;
+    simplify(module);
+    MapCollapse::default().run(module)?;
+    use_fast_implementations(module);
+    Ok(())
+}
+
+/// Gives the BLAS library nodes under `root` the implementation
+/// [`FAST_BLAS`]; returns how many changed.
+pub fn use_fast_implementations(root: Op<'_>) -> usize {
+    let mut changed = 0;
+    for node in root
+        .descendants()
+        .into_iter()
+        .filter(|o| o.is("sdfg.library"))
+    {
+        let class = node.str_attr("class_path").unwrap_or_default();
+        let kind = class.rsplit('.').next().unwrap_or_default();
+        if BLAS_NODES.contains(&kind) && node.str_attr("implementation") != Some(FAST_BLAS) {
+            node.set_attr("implementation", rewrite::str_attr(node, FAST_BLAS));
+            changed += 1;
+        }
+    }
+    changed
+}
