@@ -316,6 +316,19 @@ impl Memlet {
 }
 
 impl Memlet {
+    /// The memlet that moves `subset`: no other subset, volume, conflict
+    /// resolution or data name.
+    pub fn plain(subset: &str) -> Self {
+        Memlet {
+            subset: subset.to_string(),
+            other: None,
+            volume: None,
+            dynamic: false,
+            wcr: Wcr::None,
+            data: None,
+        }
+    }
+
     /// The `#sdfg.memlet` attribute of this memlet in `ctx`.
     pub fn to_attr(&self, ctx: MlirContext) -> MlirAttribute {
         let string = |text: &Option<String>| match text {

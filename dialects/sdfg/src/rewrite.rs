@@ -63,6 +63,11 @@ pub fn set_assignments(edge: Op<'_>, assignments: &[(String, String)]) {
     edge.set_attr("assign_values", str_array_attr(edge, &values));
 }
 
+/// Renames a symbol op (a control-flow block: `sdfg.state @name`).
+pub fn set_symbol_name(op: Op<'_>, name: &str) {
+    op.set_attr("sym_name", str_attr(op, name));
+}
+
 /// Moves `op` to the end of the entry block of region 0 of `owner`.
 pub fn move_to_end(op: Op<'_>, owner: Op<'_>) {
     // SAFETY: both ops are live and `owner` has a region 0 with a block
@@ -226,6 +231,59 @@ pub fn create_op_before<'a>(
         let parent = mlirOperationGetBlock(before.raw());
         mlirBlockInsertOwnedOperationBefore(parent, before.raw(), raw);
         Op::from_raw(raw)
+    }
+}
+
+/// Creates an op `name` with one region, whose block has arguments of
+/// types `block_args`, at the end of `owner`'s region 0 (a scope such as
+/// `sdfg.map` or `sdfg.nested`).
+pub fn create_scope_at_end<'a>(
+    owner: Op<'a>,
+    name: &str,
+    operands: &[Val<'a>],
+    attributes: &[(&str, MlirAttribute)],
+    results: &[MlirType],
+    block_args: &[MlirType],
+) -> Option<Op<'a>> {
+    let raw = create_with_args(owner, name, operands, attributes, results, 1, block_args);
+    // SAFETY: the op was just created and is in no block.
+    unsafe { append(owner, raw) }
+}
+
+/// Parses `text`, one op (such as an empty `sdfg.sdfg`), in `at`'s
+/// context; the op is in no block until it is moved into one
+/// ([`move_to_end`]).
+pub fn parse_detached<'a>(at: Op<'a>, text: &str) -> Option<Op<'a>> {
+    let terminated = format!("{text}\0");
+    // SAFETY: the context is live; the text is NUL-terminated past its
+    // length; the parsed module is destroyed after its op is taken out.
+    unsafe {
+        let module = mlirModuleCreateParse(at.context(), string_ref(&terminated[..text.len()]));
+        if module.ptr.is_null() {
+            return None;
+        }
+        let op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
+        if op.ptr.is_null() {
+            mlirModuleDestroy(module);
+            return None;
+        }
+        mlirOperationRemoveFromParent(op);
+        mlirModuleDestroy(module);
+        Op::from_raw(op)
+    }
+}
+
+/// Replaces the uses of `of` by ops nested in `inside` with `with`.
+pub fn replace_uses_inside(of: Val<'_>, with: Val<'_>, inside: Op<'_>) {
+    for (user, operand) in of.uses() {
+        let mut at = Some(user);
+        while let Some(op) = at {
+            if op == inside {
+                set_operand(user, operand, with);
+                break;
+            }
+            at = op.parent();
+        }
     }
 }
 

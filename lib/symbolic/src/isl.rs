@@ -281,6 +281,84 @@ pub(crate) fn intersects(a: &Subset, b: &Subset, asm: &Assumptions) -> Option<Tr
     Some(Tri::Unknown)
 }
 
+/// Exact answer to whether `a` at one value of `var` and `b` at another
+/// value of `var`, both in `range`, share an element: a dependence
+/// between two iterations of a loop over `range`. The other symbols are
+/// parameters: `True` where the subsets meet for all of their values,
+/// `False` where for none.
+pub(crate) fn meets_across(
+    a: &Subset,
+    b: &Subset,
+    var: &str,
+    range: &Range,
+    asm: &Assumptions,
+) -> Option<Tri> {
+    if a.dims() != b.dims() {
+        return None;
+    }
+    let mut syms = symbols_of(&[a, b], &[var.to_string()]);
+    for e in [&range.start, &range.end, &range.step, &range.tile] {
+        syms.extend(e.free_symbols());
+    }
+    syms.remove(var);
+    let names = Names::new(&syms);
+    let none = HashMap::new();
+    let first = HashMap::from([(var.to_string(), "i0".to_string())]);
+    let second = HashMap::from([(var.to_string(), "i1".to_string())]);
+    let mut fresh = 0;
+    let mut exists = Vec::new();
+    let mut cs = vec![
+        range_constraints("i0", range, &names, &none, &mut fresh, &mut exists)?,
+        range_constraints("i1", range, &names, &none, &mut fresh, &mut exists)?,
+        "(i0 < i1 or i0 > i1)".to_string(),
+    ];
+    let xs: Vec<String> = (0..a.dims()).map(|d| format!("x{d}")).collect();
+    for (d, x) in xs.iter().enumerate() {
+        cs.push(range_constraints(
+            x,
+            &a.ranges()[d],
+            &names,
+            &first,
+            &mut fresh,
+            &mut exists,
+        )?);
+        cs.push(range_constraints(
+            x,
+            &b.ranges()[d],
+            &names,
+            &second,
+            &mut fresh,
+            &mut exists,
+        )?);
+    }
+    let body = cs.join(" and ");
+    let body = if exists.is_empty() {
+        body
+    } else {
+        format!("exists ({} : {body})", exists.join(", "))
+    };
+    let text = format!(
+        "{} -> {{ [i0, i1{}] : {body} }}",
+        header(&names),
+        xs.iter().map(|x| format!(", {x}")).collect::<String>()
+    );
+    let ctx_text = context(asm, &syms, &names);
+    let ctx = new_ctx();
+    let cset =
+        Set::read_from_str(&ctx, &format!("{} -> {{ : {ctx_text} }}", header(&names))).ok()?;
+    let set = Set::read_from_str(&ctx, &text)
+        .ok()?
+        .intersect_params(cset.copy().ok()?)
+        .ok()?;
+    if set.is_empty().ok()? {
+        return Some(Tri::False);
+    }
+    if cset.is_subset(&set.params().ok()?).ok()? {
+        return Some(Tri::True);
+    }
+    Some(Tri::Unknown)
+}
+
 /// Inserts `*` between a number and a following identifier (`2p0` → `2*p0`).
 fn explicit_products(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);

@@ -575,6 +575,25 @@ impl Subset {
         Ok(acc)
     }
 
+    /// Whether `self` at one value of `var` and `other` at a different
+    /// value, both in `range`, share an element: whether two iterations
+    /// of a loop over `range` touch a common element. `Unknown` where the
+    /// subsets are not quasi-affine.
+    pub fn meets_across(
+        &self,
+        other: &Subset,
+        var: &str,
+        range: &Range,
+        asm: &Assumptions,
+    ) -> Result<Tri, SubsetError> {
+        self.check_dims(other.dims())?;
+        if !self.free_symbols().contains(var) && !other.free_symbols().contains(var) {
+            // The same elements in every iteration.
+            return self.intersects(other, asm);
+        }
+        Ok(crate::isl::meets_across(self, other, var, range, asm).unwrap_or(Tri::Unknown))
+    }
+
     /// Whether `self` and `other` share an element.
     pub fn intersects(&self, other: &Subset, asm: &Assumptions) -> Result<Tri, SubsetError> {
         self.check_dims(other.dims())?;

@@ -347,6 +347,28 @@ fn compose_squeeze_unsqueeze() {
 }
 
 #[test]
+fn meets_across_iterations() {
+    let asm = pos(&["N", "M"]);
+    let over_n = ss("0:N").ranges()[0].clone();
+    let across = |a: &str, b: &str| ss(a).meets_across(&ss(b), "i", &over_n, &asm).unwrap();
+    // Each iteration its own element, row or lattice point: independent.
+    assert_eq!(across("i", "i"), Tri::False);
+    assert_eq!(across("i, 0:M", "i, 0:M"), Tri::False);
+    assert_eq!(across("2*i", "2*i + 1"), Tri::False);
+    // A neighbour, the same element every time, or a stencil read.
+    assert_eq!(across("i + 1", "i"), Tri::Unknown);
+    assert_eq!(
+        ss("i + 1")
+            .meets_across(&ss("i"), "i", &ss("0:10").ranges()[0], &asm)
+            .unwrap(),
+        Tri::True
+    );
+    assert_eq!(across("0", "0"), Tri::True);
+    assert_eq!(across("i", "0:N"), Tri::Unknown);
+    assert_eq!(across("i % 4", "i % 4"), Tri::Unknown);
+}
+
+#[test]
 fn covers_intersects_union() {
     let asm = pos(&["N", "M"]);
     let whole = ss("0:N, 0:M");

@@ -795,22 +795,25 @@ fn block<'a>(op: Op<'a>, e: Execution, asm: &Assumptions, out: &mut Executions<'
     out.insert(op, e);
 }
 
+/// The variable of a counted `sdfg.loop` and the values it takes; `None`
+/// for a while loop.
+pub fn counted_loop(op: Op<'_>, asm: &Assumptions) -> Option<(String, LoopRange)> {
+    let var = op.str_attr("var")?;
+    let init = parse(op.str_attr("init")?).ok()?;
+    let cond = parse(op.str_attr("cond")?).ok()?;
+    let update = parse(op.str_attr("update")?).ok()?;
+    let range = if op.attr("inverted").is_some() {
+        let update_first = op.attr("update_before_condition").is_some();
+        do_while_range(var, &init, &cond, &update, update_first, asm)?
+    } else {
+        loop_range(var, &init, &cond, &update, asm)?
+    };
+    Some((var.to_string(), range))
+}
+
 /// How the body of an `sdfg.loop` entered as `e` runs.
 fn loop_body(op: Op<'_>, e: &Execution, asm: &Assumptions) -> Execution {
-    let counted = || -> Option<(String, LoopRange)> {
-        let var = op.str_attr("var")?;
-        let init = parse(op.str_attr("init")?).ok()?;
-        let cond = parse(op.str_attr("cond")?).ok()?;
-        let update = parse(op.str_attr("update")?).ok()?;
-        let range = if op.attr("inverted").is_some() {
-            let update_first = op.attr("update_before_condition").is_some();
-            do_while_range(var, &init, &cond, &update, update_first, asm)?
-        } else {
-            loop_range(var, &init, &cond, &update, asm)?
-        };
-        Some((var.to_string(), range))
-    };
-    let Some((var, lp)) = counted() else {
+    let Some((var, lp)) = counted_loop(op, asm) else {
         return Execution::unknown(e.ranges.clone());
     };
     let mut body = e.inside_loop(&var, &lp, asm);

@@ -23,31 +23,39 @@
 //! 2. `sdfg-simplify`: state fusion brings the maps of consecutive
 //!    statements into one state, and redundant-array elimination removes
 //!    the copies between them; fusion only sees maps in one state.
-//! 3. `sdfg-map-collapse`, before fusion, as DaCe orders it: the NumPy
-//!    frontend writes one map per statement with all its dimensions, but
-//!    nests written by hand collapse to one map first, so that maps of
-//!    the same iteration space have the same shape when fusion compares
-//!    them.
-//! 4. `sdfg-map-fusion{siblings=true}` (DaCe's greedy subgraph fusion):
+//! 3. `sdfg-raise-loops` and `sdfg-raise-branches`: loop-to-map works on
+//!    loop regions, and the frontend's loops are state machines.
+//! 4. `sdfg-loop-to-map`, outermost loops first (the most parallelism),
+//!    after simplification as DaCe orders it: promoted scalars and fused
+//!    states are what make a loop body's accesses readable.
+//! 5. `sdfg-simplify` again: it inlines the nested SDFGs of one state
+//!    that loop-to-map made, so the maps hold plain dataflow that
+//!    collapse and fusion can see.
+//! 6. `sdfg-map-collapse`, before fusion, as DaCe orders it: a converted
+//!    loop nest becomes nested maps, and maps of the same iteration space
+//!    have the same shape when fusion compares them once collapsed.
+//! 7. `sdfg-map-fusion{siblings=true}` (DaCe's greedy subgraph fusion):
 //!    producer and consumer maps first, through their transients, then
 //!    maps that read the same data. A transient that only carried values
 //!    between fused maps becomes a scalar or a small local buffer.
-//! 5. `sdfg-simplify` again: fusion leaves transients that nothing reads
+//! 8. `sdfg-simplify` again: fusion leaves transients that nothing reads
 //!    any more and states that became empty.
-//! 6. `sdfg-map-collapse` again, as DaCe does after its WCR tiling:
+//! 9. `sdfg-map-collapse` again, as DaCe does after its WCR tiling:
 //!    fusion can leave a map that holds only another map.
-//! 7. The fast library implementations last (DaCe's
-//!    `set_fast_implementations`): the BLAS nodes (`MatMul`, `Gemm`,
-//!    `Gemv`, `Dot`) get the implementation `OpenBLAS`, which the
-//!    lowering turns into CBLAS calls. It comes after the dataflow steps
-//!    because it changes no graph, only how a node is lowered.
+//! 10. The fast library implementations last (DaCe's
+//!     `set_fast_implementations`): the BLAS nodes (`MatMul`, `Gemm`,
+//!     `Gemv`, `Dot`) get the implementation `OpenBLAS`, which the
+//!     lowering turns into CBLAS calls. It comes after the dataflow steps
+//!     because it changes no graph, only how a node is lowered.
 //!
-//! DaCe's other steps and where they stand here: loop-to-map and moving
-//! loops into maps need the dependence test of the transformations that
-//! follow this one; WCR tiling is not applied; transient placement
+//! DaCe's other steps and where they stand here: moving loops into maps
+//! and WCR tiling are not applied yet; transient placement
 //! (small arrays on the stack, transients per map iteration) is the
 //! lowering's own, as `docs/Lowering.md` says.
 
+use crate::branch_raising::raise_branches;
+use crate::loop_raising::raise_loops;
+use crate::loop_to_map::loops_to_maps;
 use crate::maps::collapse::MapCollapse;
 use crate::maps::fusion::MapFusion;
 use crate::simplify::simplify;
@@ -58,7 +66,7 @@ use sdfg_dialect::rewrite;
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-auto-optimize",
-    summary: "Optimize for the CPU without guidance, as DaCe's auto_optimize: propagate memlets, simplify, collapse and fuse maps, simplify, collapse, and use CBLAS for the BLAS library nodes",
+    summary: "Optimize for the CPU without guidance, as DaCe's auto_optimize: propagate memlets, simplify, raise loops and turn independent ones into maps, simplify, collapse and fuse maps, simplify, collapse, and use CBLAS for the BLAS library nodes",
     op_name: "builtin.module",
     create: || Box::new(AutoOptimize),
 };
@@ -92,6 +100,10 @@ pub const FAST_BLAS: &str = "OpenBLAS";
 /// comment for the steps and their order).
 pub fn auto_optimize(module: Op<'_>) -> Result<(), Diagnosed> {
     sdfg_analysis::propagate::propagate_all(module);
+    simplify(module);
+    raise_loops(module);
+    raise_branches(module);
+    loops_to_maps(module, None);
     simplify(module);
     MapCollapse::default().run(module)?;
     MapFusion {

@@ -20,6 +20,7 @@ pub mod expand_library;
 pub mod inline_multistate;
 pub mod inline_sdfgs;
 pub mod loop_raising;
+pub mod loop_to_map;
 pub mod maps;
 pub mod memlet_paths;
 pub mod redundant_array;
@@ -55,26 +56,34 @@ pub(crate) fn no_options(pass: &str, options: &str) -> Result<(), String> {
 pub(crate) fn mentioned_names(sdfg: Op<'_>) -> HashSet<String> {
     let mut names = HashSet::new();
     for op in std::iter::once(sdfg).chain(sdfg.descendants()) {
-        for (name, attr) in op.attributes() {
-            if matches!(
-                name,
-                "sym_name"
-                    | "name"
-                    | "label"
-                    | "arg_names"
-                    | "in_names"
-                    | "out_names"
-                    | "names"
-                    | "dyn_names"
-            ) {
-                continue;
-            }
-            let strings = attr_str(attr)
-                .into_iter()
-                .chain(array_elements(attr).into_iter().filter_map(attr_str));
-            for text in strings {
-                names.extend(identifiers(text));
-            }
+        names.extend(mentioned_names_of(op));
+    }
+    names
+}
+
+/// Every identifier in a string attribute of `op` itself, except the
+/// names that declare things (see [`mentioned_names`]).
+pub(crate) fn mentioned_names_of(op: Op<'_>) -> HashSet<String> {
+    let mut names = HashSet::new();
+    for (name, attr) in op.attributes() {
+        if matches!(
+            name,
+            "sym_name"
+                | "name"
+                | "label"
+                | "arg_names"
+                | "in_names"
+                | "out_names"
+                | "names"
+                | "dyn_names"
+        ) {
+            continue;
+        }
+        let strings = attr_str(attr)
+            .into_iter()
+            .chain(array_elements(attr).into_iter().filter_map(attr_str));
+        for text in strings {
+            names.extend(identifiers(text));
         }
     }
     names

@@ -8,6 +8,8 @@
 // RUN: sdfg-run %s --function gemm_transposed --input A=%t/a.npy --input B=%t/b.npy --input C=%t/c.npy | FileCheck %s --check-prefix=GEMM
 // RUN: sdfg-run %s --function products_with_vectors --input A=%t/a.npy --input x=%t/x.npy --input v=%t/v.npy --blas --out %t/vec | FileCheck %s --check-prefix=VECTORS
 // RUN: sdfg-run %s --function products_with_vectors --input A=%t/a.npy --input x=%t/x.npy --input v=%t/v.npy | FileCheck %s --check-prefix=VECTORS
+// RUN: sdfg-run %s --function empty_inner_dimension --set K=0 --seed 5 --blas | FileCheck %s --check-prefix=EMPTY
+// RUN: sdfg-run %s --function empty_inner_dimension --set K=0 --seed 5 | FileCheck %s --check-prefix=EMPTY
 // RUN: %python -c "import numpy as n; l = lambda f: n.load('%t/' + f + '.npy'); A, B, C, x, v = l('a'), l('b'), l('c'), l('x'), l('v'); G = C.copy(); G[1:4] = 2 * A[0:3, 0:3].T @ B + C[1:4]; assert n.array_equal(l('mm/C'), A @ B); assert n.array_equal(l('gemm/C'), G); assert n.array_equal(l('vec/y'), A @ x); assert n.array_equal(l('vec/z'), v @ A); assert l('vec/d')[0] == x @ x"
 
 // With blas=true (sdfg-run --blas) the BLAS library nodes call CBLAS, as
@@ -77,5 +79,26 @@ sdfg.sdfg @products_with_vectors(%A: !sdfg.array<f64 ["4", "3"]> as "A", %x: !sd
         ins("_x" = %xa["0:3"] : !sdfg.array<f64 ["3"]>, "_y" = %xa["0:3"] : !sdfg.array<f64 ["3"]>)
         outs("_result" : !sdfg.array<f64 ["1"]>) properties {}
     %da = sdfg.access %d writes(%m3["0"] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>
+  }
+}
+
+// A product over an empty inner dimension is zeros: CBLAS returns at once
+// for it (and rejects a leading dimension of 0), so the result buffer
+// starts zeroed and every leading dimension is at least 1.
+// EMPTY-DAG: C: <f8[4, 5] checksum 0.0000000000e0
+// EMPTY-DAG: y: <f8[4] checksum 0.0000000000e0
+sdfg.sdfg @empty_inner_dimension(%A: !sdfg.array<f64 ["4", "K"]> as "A", %B: !sdfg.array<f64 ["K", "5"]> as "B", %x: !sdfg.array<f64 ["K"]> as "x", %C: !sdfg.array<f64 ["4", "5"]> as "C", %y: !sdfg.array<f64 ["4"]> as "y") symbols {K = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4", "K"]>
+    %b = sdfg.access %B : !sdfg.array<f64 ["K", "5"]>
+    %xa = sdfg.access %x : !sdfg.array<f64 ["K"]>
+    %m = sdfg.library "mm" "dace.libraries.blas.nodes.matmul.MatMul"
+        ins("_a" = %a["0:4, 0:K"] : !sdfg.array<f64 ["4", "K"]>, "_b" = %b["0:K, 0:5"] : !sdfg.array<f64 ["K", "5"]>)
+        outs("_c" : !sdfg.array<f64 ["4", "5"]>) properties {}
+    %c = sdfg.access %C writes(%m["0:4, 0:5"] : !sdfg.array<f64 ["4", "5"]>) : !sdfg.array<f64 ["4", "5"]>
+    %v = sdfg.library "mv" "dace.libraries.blas.nodes.matmul.MatMul"
+        ins("_a" = %a["0:4, 0:K"] : !sdfg.array<f64 ["4", "K"]>, "_b" = %xa["0:K"] : !sdfg.array<f64 ["K"]>)
+        outs("_c" : !sdfg.array<f64 ["4"]>) properties {}
+    %ya = sdfg.access %y writes(%v["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"]>
   }
 }

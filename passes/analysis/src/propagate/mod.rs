@@ -93,6 +93,7 @@
 
 mod nested;
 
+pub(crate) use nested::access_memlets;
 pub use nested::{argument_box, propagate_nested, symbol_mapping};
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{Op, Val};
@@ -437,7 +438,7 @@ fn mentions_any(e: &Expr, names: &[String]) -> bool {
 /// dimension whose bounds still mention one of `inner_names` (a name
 /// defined inside the scope), or that cannot be bounded, becomes the
 /// container's whole extent.
-fn image_in(
+pub(crate) fn image_in(
     joined: &Subset,
     params: &[(String, Range)],
     inner_names: &[String],

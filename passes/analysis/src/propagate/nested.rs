@@ -236,7 +236,7 @@ fn join(a: Summary, b: Summary, asm: &Assumptions) -> Option<Summary> {
 /// outgoing edges) or writes it (its incoming edges), in the argument's
 /// coordinates. A view bound to the node counts both ways, since the
 /// view may be read and written. `None` where one cannot be read.
-fn access_memlets(access: Op<'_>, writes: bool) -> Option<Vec<Memlet>> {
+pub(crate) fn access_memlets(access: Op<'_>, writes: bool) -> Option<Vec<Memlet>> {
     let mut out = Vec::new();
     for (user, operand) in access.results().first()?.uses() {
         let Some(slot) = memlet_slot(user, operand) else {

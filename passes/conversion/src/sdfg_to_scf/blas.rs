@@ -165,9 +165,9 @@ impl<'a> Function<'a, '_> {
             self.lapack_int(lib, k)?,
         );
         let (lda, ldb, ldc) = (
-            self.lapack_int(lib, &sa.cols)?,
-            self.lapack_int(lib, &sb.cols)?,
-            self.lapack_int(lib, &sc.cols)?,
+            self.leading_dimension(lib, &sa.cols)?,
+            self.leading_dimension(lib, &sb.cols)?,
+            self.leading_dimension(lib, &sc.cols)?,
         );
         let major = self.i32_constant(ROW_MAJOR);
         let ta = self.i32_constant(if trans_a { TRANS } else { NO_TRANS });
@@ -227,6 +227,7 @@ impl<'a> Function<'a, '_> {
             self.lapack_int(lib, &sa.rows)?,
             self.lapack_int(lib, &sa.cols)?,
         );
+        let lda = self.leading_dimension(lib, &sa.cols)?;
         let major = self.i32_constant(ROW_MAJOR);
         let t = self.i32_constant(if trans { TRANS } else { NO_TRANS });
         let one = self.i32_constant(1);
@@ -247,7 +248,7 @@ impl<'a> Function<'a, '_> {
                 (&cols, "i32"),
                 (&al, ty),
                 (&pa, "!llvm.ptr"),
-                (&cols, "i32"),
+                (&lda, "i32"),
                 (&px, "!llvm.ptr"),
                 (&one, "i32"),
                 (&bt, ty),
@@ -312,7 +313,19 @@ impl<'a> Function<'a, '_> {
         } else {
             sdfg_symbolic::Expr::int(1)
         };
-        self.buffer(lib, &out.data.elem, out.size(0), cols)
+        let staged = self.buffer(lib, &out.data.elem, out.size(0), cols)?;
+        // CBLAS returns at once for an empty inner dimension, leaving the
+        // result as it was: zeros, as the product of nothing.
+        let count = &staged.rows * &staged.cols;
+        let zero = self.constant(0.0, &out.data.elem);
+        let (env, kind) = self.open_nest(lib, &[("__k".into(), count)], false)?;
+        let index = env.get("__k").cloned().unwrap_or_default();
+        self.body.line(format!(
+            "memref.store {zero}, {}[{index}] : memref<?x{}>",
+            staged.data.memref, out.data.elem.ty
+        ));
+        self.close_nest(kind);
+        Ok(staged)
     }
 
     /// Calls CBLAS function `name` on `args` (value, type); returns its

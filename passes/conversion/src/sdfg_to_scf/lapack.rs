@@ -105,6 +105,7 @@ impl<'a> Function<'a, '_> {
         let lower = !matches!(lib.props.text("lower").as_deref(), Some("false" | "False"));
         let buffer = self.stage(lib, &a)?;
         let n = self.lapack_int(lib, &buffer.rows)?;
+        let ld = self.leading_dimension(lib, &buffer.rows)?;
         let major = self.i32_constant(ROW_MAJOR);
         let uplo = self.body.assign(format!(
             "arith.constant {} : i8",
@@ -118,7 +119,7 @@ impl<'a> Function<'a, '_> {
                 (&uplo, "i8"),
                 (&n, "i32"),
                 (&ptr, "!llvm.ptr"),
-                (&n, "i32"),
+                (&ld, "i32"),
             ],
         );
         // The factor, with the triangle LAPACK leaves untouched zeroed.
@@ -171,6 +172,10 @@ impl<'a> Function<'a, '_> {
         let pivots = self.pivots(lib, &matrix.rows)?;
         let n = self.lapack_int(lib, &matrix.rows)?;
         let k = self.lapack_int(lib, &rhs.cols)?;
+        let (lda, ldb) = (
+            self.leading_dimension(lib, &matrix.rows)?,
+            self.leading_dimension(lib, &rhs.cols)?,
+        );
         let major = self.i32_constant(ROW_MAJOR);
         let (pa, pb, pp) = (
             self.pointer(&matrix.data),
@@ -184,10 +189,10 @@ impl<'a> Function<'a, '_> {
                 (&n, "i32"),
                 (&k, "i32"),
                 (&pa, "!llvm.ptr"),
-                (&n, "i32"),
+                (&lda, "i32"),
                 (&pp, "!llvm.ptr"),
                 (&pb, "!llvm.ptr"),
-                (&k, "i32"),
+                (&ldb, "i32"),
             ],
         );
         self.unstage(lib, &rhs, &x)?;
@@ -204,6 +209,7 @@ impl<'a> Function<'a, '_> {
         let matrix = self.stage(lib, &a)?;
         let pivots = self.pivots(lib, &matrix.rows)?;
         let n = self.lapack_int(lib, &matrix.rows)?;
+        let ld = self.leading_dimension(lib, &matrix.rows)?;
         let major = self.i32_constant(ROW_MAJOR);
         let (pa, pp) = (self.pointer(&matrix.data), self.pointer(&pivots));
         self.lapacke(
@@ -213,7 +219,7 @@ impl<'a> Function<'a, '_> {
                 (&n, "i32"),
                 (&n, "i32"),
                 (&pa, "!llvm.ptr"),
-                (&n, "i32"),
+                (&ld, "i32"),
                 (&pp, "!llvm.ptr"),
             ],
         );
@@ -223,7 +229,7 @@ impl<'a> Function<'a, '_> {
                 (major.as_str(), "i32"),
                 (&n, "i32"),
                 (&pa, "!llvm.ptr"),
-                (&n, "i32"),
+                (&ld, "i32"),
                 (&pp, "!llvm.ptr"),
             ],
         );
@@ -356,6 +362,16 @@ impl<'a> Function<'a, '_> {
         Ok(self
             .body
             .assign(format!("arith.index_cast {v} : index to i32")))
+    }
+
+    /// A leading dimension: LAPACK and CBLAS reject one below 1, even for
+    /// an empty matrix (which then computes nothing, or zeros).
+    pub(super) fn leading_dimension(
+        &mut self,
+        lib: &Library<'a>,
+        size: &Expr,
+    ) -> Result<'a, String> {
+        self.lapack_int(lib, &Expr::max(vec![Expr::int(1), size.clone()]))
     }
 
     pub(super) fn i32_constant(&mut self, value: i64) -> String {

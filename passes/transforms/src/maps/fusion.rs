@@ -615,9 +615,10 @@ fn unique_connector(name: &str, taken: &mut HashSet<String>) -> String {
 /// The local buffer for one iteration's box of the intermediate: its type
 /// (a scalar for one element, else an array of the box's extents other
 /// than 1) and the embedding of the transient's coordinates into it.
-fn local_buffer(
-    first: Op<'_>,
-    m: &Intermediate<'_>,
+fn local_buffer<'a>(
+    first: Op<'a>,
+    second: Op<'a>,
+    m: &Intermediate<'a>,
 ) -> Result<(mlir_sys::MlirType, Embedding), String> {
     let data = m.node.operands()[0];
     let layout = layout(data.ty())?;
@@ -636,9 +637,23 @@ fn local_buffer(
             sizes.push(format!("\"{}\"", r.size()));
         }
     }
-    let text = if dims.is_empty() {
+    // A nested SDFG or a library node on the way keeps its argument's
+    // shape, an array: the local is one too.
+    let opaque = |op: Op<'_>| op.is("sdfg.nested") || op.is("sdfg.library");
+    let through_opaque = m
+        .entries
+        .iter()
+        .filter_map(|(_, v, _)| v.defining_op())
+        .any(|d| opaque(d) || d.descendants().into_iter().any(opaque))
+        || m.inputs
+            .iter()
+            .any(|k| reaches(second.region_args(0)[*k], &opaque));
+    let text = if dims.is_empty() && !through_opaque {
         dims.push(Dim::Fixed(Expr::int(0)));
         format!("!sdfg.scalar<{elem}>")
+    } else if dims.is_empty() {
+        dims.push(Dim::Fixed(Expr::int(0)));
+        format!("!sdfg.array<{elem} [\"1\"]>")
     } else {
         format!("!sdfg.array<{elem} [{}]>", sizes.join(", "))
     };
@@ -673,7 +688,7 @@ fn prepare<'a>(first: Op<'a>, second: Op<'a>, m: &mut Intermediate<'a>) -> Resul
             "an inner scope's output that writes the intermediate has other readers".into(),
         );
     }
-    let (ty, embedding) = local_buffer(first, m)?;
+    let (ty, embedding) = local_buffer(first, second, m)?;
     let mut moves = Moves::default();
     moves.into_type(ty);
     if let [(_, value, memlet)] = m.entries.as_slice() {
@@ -697,6 +712,17 @@ fn prepare<'a>(first: Op<'a>, second: Op<'a>, m: &mut Intermediate<'a>) -> Resul
     }
     m.local = Some((ty, embedding));
     Ok(())
+}
+
+/// Whether a reader of `value`, or through the maps that read it a
+/// reader inside them, is an op `matches` holds for.
+fn reaches(value: Val<'_>, matches: &dyn Fn(Op<'_>) -> bool) -> bool {
+    value.uses().into_iter().any(|(user, operand)| {
+        matches(user)
+            || (user.is("sdfg.map")
+                && operand < user.operand_segment(0).len()
+                && reaches(user.region_args(0)[operand], matches))
+    })
 }
 
 /// Applies a planned fusion; returns the fused map.
