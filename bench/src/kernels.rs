@@ -12,15 +12,22 @@
 //! `--reps` calls on fresh copies). This side compiles the same `.sdfg`
 //! through `sdfg-lower-to-llvm`, checks that it computes DaCe's outputs and
 //! NumPy's, and times it the same way in the same run on the same machine.
+//! It also compiles the program after `sdfg-auto-optimize` (`sdfg-run -O`)
+//! and times it against DaCe's own `auto_optimize` on the same `.sdfg`, and
+//! times the two transformations themselves (ours on the imported module,
+//! DaCe's on the loaded SDFG, neither's loading timed).
 //! The table prints the times and the speedups (their time divided by
 //! ours), with geometric means; it says where DaCe itself disagrees with
-//! NumPy. Any kernel whose numbers differ from DaCe's fails the run.
+//! NumPy. Any kernel whose numbers differ from DaCe's, as written or
+//! after `sdfg-auto-optimize`, fails the run.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use melior::ir::Module;
+use sdfg_dialect::ir::Op;
 use sdfg_execution::{self as execute, npy::Array, Options};
 
 const SCRIPT: &str = include_str!("../python/kernels.py");
@@ -28,7 +35,13 @@ const SCRIPT: &str = include_str!("../python/kernels.py");
 struct Row {
     name: String,
     ours: f64,
+    /// After `sdfg-auto-optimize`.
+    optimized: Measured,
     dace: f64,
+    /// DaCe's `auto_optimize` alone (NaN where it failed or differed).
+    dace_ao: f64,
+    /// How long DaCe's `auto_optimize` took, and ours.
+    transform_ms: (f64, f64),
     numpy: f64,
     /// How DaCe ran (`simplify` or `auto_optimize`).
     how: String,
@@ -84,8 +97,8 @@ fn compare(
 
 /// Compiles and times one kernel; checks its outputs against DaCe's and
 /// NumPy's.
-fn measure(case: &Path, reps: usize) -> Result<Measured, String> {
-    let program = execute::compile(&case.join("program.sdfg"), &Options::default())?;
+fn measure(case: &Path, reps: usize, options: &Options) -> Result<Measured, String> {
+    let program = execute::compile(&case.join("program.sdfg"), options)?;
     let mut symbols: HashMap<String, i64> = HashMap::new();
     for line in std::fs::read_to_string(case.join("symbols"))
         .map_err(|e| e.to_string())?
@@ -123,6 +136,24 @@ fn measure(case: &Path, reps: usize) -> Result<Measured, String> {
         vs_dace,
         vs_numpy,
     })
+}
+
+/// Our best time (ms) for `sdfg-auto-optimize` on the kernel's program,
+/// on a fresh import each time (the import not timed).
+fn auto_optimize_ms(case: &Path, reps: usize) -> Result<f64, String> {
+    let text = crate::simplify::import(&case.join("program.sdfg"))?;
+    let context = sdfg_dialect::create_context();
+    let mut best = f64::INFINITY;
+    for _ in 0..reps.clamp(1, 3) {
+        let module = Module::parse(&context, &text).ok_or("the imported program does not parse")?;
+        // SAFETY: the module outlives the handle.
+        let root = unsafe { Op::from_raw(module.as_operation().to_raw()) }.ok_or("no module op")?;
+        let start = Instant::now();
+        sdfg_transforms::auto_optimize::auto_optimize(root)
+            .map_err(|_| "sdfg-auto-optimize failed".to_string())?;
+        best = best.min(start.elapsed().as_secs_f64() * 1e3);
+    }
+    Ok(best)
 }
 
 fn geomean(values: impl Iterator<Item = f64>) -> f64 {
@@ -192,16 +223,28 @@ pub fn run(reps: usize, only: &[String], python: &Result<PathBuf, String>) -> Re
             ["FAILED", name, why @ ..] => {
                 failures.push(format!("{name}: DaCe fails: {}", why.join(" ")));
             }
-            ["KERNEL", name, dace, numpy, how, dace_vs_numpy] => {
-                let (dace, numpy): (f64, f64) = (
-                    dace.parse().map_err(|_| format!("bad line {line}"))?,
-                    numpy.parse().map_err(|_| format!("bad line {line}"))?,
-                );
-                match measure(&work.path().join(name), reps) {
-                    Ok(m) => rows.push(Row {
+            ["KERNEL", name, dace, numpy, how, dace_vs_numpy, dace_ao, dace_ao_transform] => {
+                let number = |text: &str| -> Result<f64, String> {
+                    text.parse().map_err(|_| format!("bad line {line}"))
+                };
+                let (dace, numpy) = (number(dace)?, number(numpy)?);
+                let case = work.path().join(name);
+                let optimize = Options {
+                    optimize: true,
+                    ..Options::default()
+                };
+                let measured = measure(&case, reps, &Options::default()).and_then(|plain| {
+                    let optimized = measure(&case, reps, &optimize)?;
+                    Ok((plain, optimized, auto_optimize_ms(&case, reps)?))
+                });
+                match measured {
+                    Ok((m, optimized, ours_transform)) => rows.push(Row {
                         name: name.to_string(),
                         ours: m.ms,
+                        optimized,
                         dace,
+                        dace_ao: number(dace_ao)?,
+                        transform_ms: (number(dace_ao_transform)?, ours_transform),
                         numpy,
                         how: how.to_string(),
                         dace_vs_numpy: dace_vs_numpy.to_string(),
@@ -215,29 +258,55 @@ pub fn run(reps: usize, only: &[String], python: &Result<PathBuf, String>) -> Re
         }
     }
     println!(
-        "{:<16} {:>10} {:>10} {:>10} {:>9} {:>9}  {:<14} same as DaCe / as NumPy",
-        "kernel", "ours ms", "DaCe ms", "NumPy ms", "vs DaCe", "vs NumPy", "DaCe ran"
+        "{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8} {:>8}  {:<14} same as DaCe / as NumPy / -O as DaCe",
+        "kernel", "ours ms", "-O ms", "DaCe ms", "DaCe AO", "NumPy ms", "vs DaCe", "vs AO", "vs NumPy", "DaCe ran"
     );
     for r in &rows {
         println!(
-            "{:<16} {:>10.3} {:>10.3} {:>10.3} {:>8.2}x {:>8.2}x  {:<14} {} / {}",
+            "{:<16} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>7.2}x {:>7.2}x {:>7.2}x  {:<14} {} / {} / {}",
             r.name,
             r.ours,
+            r.optimized.ms,
             r.dace,
+            r.dace_ao,
             r.numpy,
-            r.dace / r.ours,
-            r.numpy / r.ours,
+            r.dace / r.optimized.ms,
+            r.dace_ao / r.optimized.ms,
+            r.numpy / r.optimized.ms,
             r.how,
             verdict(&r.checked),
             verdict(&r.numpy_checked),
+            verdict(&r.optimized.vs_dace),
         );
     }
+    let with_ao: Vec<&Row> = rows.iter().filter(|r| r.dace_ao.is_finite()).collect();
+    let faster = with_ao
+        .iter()
+        .filter(|r| r.optimized.ms < r.dace_ao)
+        .count();
     println!(
-        "geometric mean speedup: {:.2}x over DaCe at its best, {:.2}x over NumPy ({} kernels, {} repetitions each, medians)",
+        "geometric mean speedup of sdfg-run -O: {:.2}x over DaCe at its best, {:.2}x over NumPy ({} kernels, {} repetitions each, medians); without -O {:.2}x and {:.2}x",
+        geomean(rows.iter().map(|r| r.dace / r.optimized.ms)),
+        geomean(rows.iter().map(|r| r.numpy / r.optimized.ms)),
+        rows.len(),
+        reps,
         geomean(rows.iter().map(|r| r.dace / r.ours)),
         geomean(rows.iter().map(|r| r.numpy / r.ours)),
-        rows.len(),
-        reps
+    );
+    println!(
+        "sdfg-auto-optimize against DaCe's auto_optimize: {:.2}x on the geometric mean, faster on {faster} of {} kernels (the aim: faster on the mean and on 80%)",
+        geomean(with_ao.iter().map(|r| r.dace_ao / r.optimized.ms)),
+        with_ao.len(),
+    );
+    println!(
+        "transformation time: sdfg-auto-optimize {:.2} ms against auto_optimize {:.1} ms on the geometric mean, {:.0}x faster (the aim: 50x)",
+        geomean(rows.iter().map(|r| r.transform_ms.1)),
+        geomean(rows.iter().filter(|r| r.transform_ms.0.is_finite()).map(|r| r.transform_ms.0)),
+        geomean(
+            rows.iter()
+                .filter(|r| r.transform_ms.0.is_finite())
+                .map(|r| r.transform_ms.0 / r.transform_ms.1)
+        ),
     );
     for r in rows.iter().filter(|r| r.dace_vs_numpy != "agrees") {
         println!(
@@ -250,7 +319,7 @@ pub fn run(reps: usize, only: &[String], python: &Result<PathBuf, String>) -> Re
     }
     let wrong: Vec<&str> = rows
         .iter()
-        .filter(|r| r.checked.is_err())
+        .filter(|r| r.checked.is_err() || r.optimized.vs_dace.is_err())
         .map(|r| r.name.as_str())
         .collect();
     if !wrong.is_empty() {

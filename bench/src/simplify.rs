@@ -51,7 +51,7 @@ fn ours(text: &str, reps: usize) -> Result<(f64, Size, Size), String> {
 
 /// The program of a `.sdfg` file, imported and printed by MLIR (one op
 /// per line, which [`repeat`] relies on).
-fn import(file: &Path) -> Result<String, String> {
+pub(crate) fn import(file: &Path) -> Result<String, String> {
     let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let text = sdfg_target_dace::import::import_bytes(&bytes)
         .map_err(|e| format!("{}: {e}", file.display()))?;

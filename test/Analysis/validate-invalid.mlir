@@ -665,3 +665,35 @@ sdfg.sdfg @gemv_shapes(%A: !sdfg.array<f64 ["N", "N"]> as "A", %x: !sdfg.array<f
     %ya = sdfg.access %y writes(%m["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
   }
 }
+
+// -----
+
+// Constants of another type than their symbol, or naming nothing (DaCe
+// warns: "Mismatch between constant and symbol type", "Found constant ...
+// that does not refer to an array or a symbol").
+// expected-warning @+2 {{constant "N" is i64, but its container or symbol is i32}}
+// expected-warning @+1 {{constant "K" refers to neither a container nor a symbol}}
+sdfg.sdfg @constant_types(%A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i32} attributes {constants = {K = 3 : i64, N = 10 : i64, A = dense<1.0> : tensor<10xf64>}} {
+  sdfg.state @s {
+  }
+}
+
+// -----
+
+// A symbol mapping that passes a symbol the nested SDFG never reads
+// (DaCe warns: "maps to unused symbol(s)").
+sdfg.sdfg @unused_mapping(%A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    // expected-warning @+1 {{maps symbols the nested SDFG never reads: M}}
+    %n = sdfg.nested "inner" ins("x" = %a["0:N"] : !sdfg.array<f64 ["N"]>) outs("y" : !sdfg.array<f64 ["N"]>) symbols("M" = "N + 1", "N" = "N") {
+      sdfg.sdfg @inner(%x: !sdfg.array<f64 ["N"]> as "x", %y: !sdfg.array<f64 ["N"]> as "y") symbols {M = i64, N = i64} {
+        sdfg.state @copy {
+          %xr = sdfg.access %x : !sdfg.array<f64 ["N"]>
+          %yw = sdfg.access %y writes(%xr["0:N" -> "0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+        }
+      }
+    }
+    %w = sdfg.access %A writes(%n["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}

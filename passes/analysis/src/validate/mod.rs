@@ -48,7 +48,10 @@
 //!
 //! The pass also warns about transients that are read but written nowhere,
 //! or read before any path writes them (DaCe's "use of uninitialized
-//! transient"); the verifiers do not, so that parsing stays quiet.
+//! transient"), about constants whose type is not their container's or
+//! symbol's, or that name neither, and about symbols a nested SDFG's
+//! caller maps that it never reads, as DaCe warns; the verifiers do not,
+//! so that parsing stays quiet.
 //!
 //! `sdfg-opt` and `sdfg-translate` also run these checks as the last step
 //! of every `sdfg.sdfg`'s verifier ([`validate_one`] is installed as the
@@ -983,6 +986,10 @@ impl RustPass for Validate {
             .filter(|o| o.is("sdfg.sdfg"))
         {
             warn_uninitialized_transients(sdfg);
+            warn_constants(sdfg);
+        }
+        for call in op.descendants().into_iter().filter(|o| o.is("sdfg.nested")) {
+            warn_unused_symbol_mapping(call);
         }
         validate(op).map_err(|_| Diagnosed)
     }
@@ -990,6 +997,133 @@ impl RustPass for Validate {
     fn clone_pass(&self) -> Box<dyn RustPass> {
         Box::new(Validate)
     }
+}
+
+/// Warns about the constants of `sdfg` (its `constants` attribute) of
+/// another type than the container or symbol of the same name, or that
+/// name neither, as DaCe's validation does (a warning there too: much code
+/// depends on it); returns how many warnings it gave.
+pub fn warn_constants(sdfg: Op<'_>) -> usize {
+    let Some(constants) = sdfg.attr("constants") else {
+        return 0;
+    };
+    let symbols: Vec<(&str, mlir_sys::MlirType)> = sdfg_dialect::declared_symbols(sdfg);
+    let containers: Vec<(String, mlir_sys::MlirType)> = sdfg
+        .region_args(0)
+        .into_iter()
+        .chain(
+            sdfg.region_ops(0)
+                .into_iter()
+                .filter(|o| o.is("sdfg.alloc"))
+                .map(|o| o.results()[0]),
+        )
+        .filter_map(|v| container_name(v).map(|n| (n.to_string(), v.ty())))
+        .collect();
+    let mut warned = 0;
+    for (name, value) in sdfg_dialect::ir::dictionary_entries(constants) {
+        // SAFETY: the attribute is live.
+        let ty = unsafe { mlir_sys::mlirAttributeGetType(value) };
+        if ty.ptr.is_null() {
+            continue;
+        }
+        let given = sdfg_dialect::ir::type_to_string(ty);
+        let expected = if let Some((_, t)) = containers.iter().find(|(n, _)| n == name) {
+            layout(*t).ok().map(|l| l.elem.ty)
+        } else if let Some((_, t)) = symbols.iter().find(|(n, _)| *n == name) {
+            Some(sdfg_dialect::ir::type_to_string(*t))
+        } else {
+            sdfg.emit_warning(format!(
+                "constant \"{name}\" refers to neither a container nor a symbol"
+            ));
+            warned += 1;
+            continue;
+        };
+        // Array constants (dense elements) are checked by element type.
+        let given_elem = given
+            .strip_prefix("tensor<")
+            .and_then(|t| t.strip_suffix('>'))
+            .and_then(|t| t.rsplit('x').next())
+            .unwrap_or(&given);
+        if let Some(expected) = expected.filter(|e| e != given_elem) {
+            sdfg.emit_warning(format!(
+                "constant \"{name}\" is {given_elem}, but its container or symbol is {expected}"
+            ));
+            warned += 1;
+        }
+    }
+    warned
+}
+
+/// Warns about symbols a nested SDFG's caller maps that the nested SDFG
+/// never reads (DaCe: "maps to unused symbol(s)"); returns whether it
+/// warned.
+pub fn warn_unused_symbol_mapping(call: Op<'_>) -> bool {
+    let Some(inner) = call.region_ops(0).into_iter().find(|o| o.is("sdfg.sdfg")) else {
+        return false;
+    };
+    let used = names_used(inner);
+    let unused: Vec<&str> = call
+        .str_array_attr("symbol_names")
+        .into_iter()
+        .filter(|n| !used.contains(*n))
+        .collect();
+    if unused.is_empty() {
+        return false;
+    }
+    call.emit_warning(format!(
+        "maps symbols the nested SDFG never reads: {}",
+        unused.join(", ")
+    ));
+    true
+}
+
+/// Every identifier under `root` other than in its own signature: in the
+/// string attributes, memlets and properties of the ops inside, and in
+/// the container types of their values (shapes, strides and offsets).
+fn names_used(root: Op<'_>) -> HashSet<String> {
+    fn words(text: &str, out: &mut HashSet<String>) {
+        for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            if word.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+                out.insert(word.to_string());
+            }
+        }
+    }
+    fn visit(attr: mlir_sys::MlirAttribute, out: &mut HashSet<String>) {
+        if let Some(text) = sdfg_dialect::ir::attr_str(attr) {
+            words(text, out);
+        } else if let Some(m) = sdfg_dialect::Memlet::from_attr(attr) {
+            for text in [Some(&m.subset), m.other.as_ref(), m.volume.as_ref()]
+                .into_iter()
+                .flatten()
+            {
+                words(text, out);
+            }
+        } else {
+            for element in sdfg_dialect::ir::array_elements(attr) {
+                visit(element, out);
+            }
+            for (_, value) in sdfg_dialect::ir::dictionary_entries(attr) {
+                visit(value, out);
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    for op in root.descendants() {
+        for (_, attr) in op.attributes() {
+            visit(attr, &mut out);
+        }
+        let values = op
+            .results()
+            .into_iter()
+            .chain((0..op.num_regions()).flat_map(|r| op.region_args(r)));
+        for value in values {
+            words(&sdfg_dialect::ir::type_to_string(value.ty()), &mut out);
+        }
+    }
+    for value in root.region_args(0) {
+        words(&sdfg_dialect::ir::type_to_string(value.ty()), &mut out);
+    }
+    out
 }
 
 /// The registration of `sdfg-validate`.
