@@ -5,7 +5,7 @@ use crate::{
     ffi,
     ir::{string_ref, Op},
 };
-use mlir_sys::{MlirContext, MlirOperation, MlirStringRef};
+use mlir_sys::{mlirStringAttrGet, MlirAttribute, MlirContext, MlirOperation, MlirStringRef};
 use std::{
     ffi::{c_char, c_int, c_void, CString},
     panic::{catch_unwind, AssertUnwindSafe},
@@ -49,16 +49,66 @@ pub struct PassRegistration {
     pub create: fn() -> Box<dyn RustPass>,
 }
 
-type PassBox = Box<dyn RustPass>;
+/// A pass instance: the Rust pass, its name and its options as the
+/// pipeline gave them (for the transformation history).
+struct PassBox {
+    pass: Box<dyn RustPass>,
+    argument: &'static str,
+    options: String,
+}
+
+/// The module attribute that lists the transformations applied to a
+/// module, in order, each as a pipeline element (`sdfg-map-tiling{tile-sizes=4}`).
+pub const HISTORY: &str = "sdfg.transformations";
+
+/// Whether a pass changes the program, so that replaying the history needs
+/// it: not the passes that only print or check.
+fn transforms(argument: &str) -> bool {
+    argument.starts_with("sdfg-")
+        && !argument.starts_with("sdfg-print-")
+        && argument != "sdfg-validate"
+}
+
+/// Appends `element` to the transformation history of `module`.
+fn record(module: Op<'_>, element: &str) {
+    let mut entries: Vec<MlirAttribute> = module
+        .attr(HISTORY)
+        .map(crate::ir::array_elements)
+        .unwrap_or_default();
+    // SAFETY: the context is live; MLIR copies the string.
+    entries.push(unsafe { mlirStringAttrGet(module.context(), string_ref(element)) });
+    module.set_attr(HISTORY, crate::ir::array_of(module.context(), &entries));
+}
+
+/// The transformation history of `module` as a pass pipeline that replays
+/// it (`builtin.module(sdfg-simplify,sdfg-map-tiling{tile-sizes=4})`), or
+/// `None` where nothing was recorded.
+pub fn history_pipeline(module: Op<'_>) -> Option<String> {
+    let entries: Vec<&str> = module
+        .attr(HISTORY)
+        .map(crate::ir::array_elements)?
+        .into_iter()
+        .filter_map(crate::ir::attr_str)
+        .collect();
+    Some(format!("builtin.module({})", entries.join(",")))
+}
 
 unsafe extern "C" fn pass_create(user_data: *mut c_void) -> *mut c_void {
     let registration = &*(user_data as *const PassRegistration);
-    Box::into_raw(Box::new((registration.create)())) as *mut c_void
+    Box::into_raw(Box::new(PassBox {
+        pass: (registration.create)(),
+        argument: registration.argument,
+        options: String::new(),
+    })) as *mut c_void
 }
 
 unsafe extern "C" fn pass_clone(state: *mut c_void) -> *mut c_void {
     let pass = &*(state as *const PassBox);
-    Box::into_raw(Box::new(pass.clone_pass())) as *mut c_void
+    Box::into_raw(Box::new(PassBox {
+        pass: pass.pass.clone_pass(),
+        argument: pass.argument,
+        options: pass.options.clone(),
+    })) as *mut c_void
 }
 
 unsafe extern "C" fn pass_destroy(state: *mut c_void) {
@@ -84,8 +134,11 @@ unsafe extern "C" fn pass_set_options(
 ) -> c_int {
     let pass = &mut *(state as *mut PassBox);
     let options = crate::ir::str_of(options);
-    match catch_unwind(AssertUnwindSafe(|| pass.set_options(options))) {
-        Ok(Ok(())) => 0,
+    match catch_unwind(AssertUnwindSafe(|| pass.pass.set_options(options))) {
+        Ok(Ok(())) => {
+            pass.options = options.trim().to_string();
+            0
+        }
         Ok(Err(message)) => {
             write_message(&message, error, capacity);
             1
@@ -102,8 +155,20 @@ unsafe extern "C" fn pass_run(state: *mut c_void, op: MlirOperation) -> c_int {
     let Some(op) = Op::from_raw(op) else {
         return 1;
     };
-    match catch_unwind(AssertUnwindSafe(|| pass.run(op))) {
-        Ok(Ok(())) => 0,
+    match catch_unwind(AssertUnwindSafe(|| pass.pass.run(op))) {
+        Ok(Ok(())) => {
+            // Only a pass on the module itself records (passes on nested
+            // ops may run in parallel).
+            if op.is("builtin.module") && transforms(pass.argument) {
+                let element = if pass.options.is_empty() {
+                    pass.argument.to_string()
+                } else {
+                    format!("{}{{{}}}", pass.argument, pass.options)
+                };
+                record(op, &element);
+            }
+            0
+        }
         Ok(Err(Diagnosed)) => 1,
         Err(_) => {
             op.emit_error("internal error: the pass panicked");

@@ -1,7 +1,8 @@
 //! Analyses of SDFGs: `petgraph` views of a state's dataflow graph and of
 //! an SDFG's control flow ([`graph`]), DaCe's validation catalogue as the
 //! `sdfg-validate` pass ([`validate`]), how often each control-flow block
-//! runs ([`executions`], DaCe's `propagate_states`), what one iteration
+//! runs ([`executions`], DaCe's `propagate_states`), the transformation
+//! chain that produced a module ([`history`]), what one iteration
 //! of a loop touches ([`iterations`]), and memlet
 //! propagation through scopes and nested SDFGs as `sdfg-propagate-memlets`
 //! ([`propagate`]).
@@ -14,6 +15,7 @@
 
 pub mod executions;
 pub mod graph;
+pub mod history;
 pub mod iterations;
 pub mod propagate;
 pub mod validate;

@@ -17,6 +17,7 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_analysis::validate::REGISTRATION,
     &sdfg_analysis::propagate::REGISTRATION,
     &sdfg_analysis::executions::REGISTRATION,
+    &sdfg_analysis::history::REGISTRATION,
     &sdfg_transforms::expand_library::REGISTRATION,
     &sdfg_transforms::simplify::REGISTRATION,
     &sdfg_transforms::inline_sdfgs::REGISTRATION,
