@@ -17,10 +17,17 @@
 //! which `sdfg-run` loads when the module calls it; an object file
 //! (`--emit-object`) links with `-lblas`.
 //!
-//! The operands are staged as for LAPACK (`lapack.rs`): copied into
-//! dense row-major buffers, the result copied back into the output's
-//! subset, so that any memlet subset and layout works. The copies are
-//! `O(n^2)` next to a product's `O(n^3)`.
+//! An operand whose rows are contiguous in its container (a row-major
+//! array or a block of one: `A[r0:r1, c0:c1]` starts at `&A[r0, c0]` with
+//! the row stride as its leading dimension), or a vector whose elements
+//! are evenly spaced (its increment), is passed in place. Any other one
+//! is staged as for LAPACK (`lapack.rs`): copied into a dense row-major
+//! buffer, the result copied back into the output's subset, so that any
+//! memlet subset and layout works. An output written in place is zeroed
+//! first where `beta` is 0 (CBLAS leaves it as it was for an empty inner
+//! dimension), and is staged where an input is in the same container.
+//! Every leading dimension is at least 1, as CBLAS requires even for an
+//! empty matrix.
 //!
 //! ```mlir
 //! // before: sdfg.library {class_path = "...matmul.MatMul"} on A (M x K), B (K x N)
@@ -31,9 +38,10 @@
 //! ```
 
 use sdfg_dialect::library::Scalar;
+use sdfg_symbolic::Expr;
 
 use super::lapack::{Staged, ROW_MAJOR};
-use super::library::{Library, Operand};
+use super::library::{var, Library, Operand};
 use super::streams::runtime_call;
 use super::types::Elem;
 use super::{Function, Result};
@@ -79,6 +87,17 @@ fn type_letter(elem: &Elem) -> Option<char> {
         "f32" => Some('s'),
         _ => None,
     }
+}
+
+/// An operand as CBLAS takes it: where it starts, the distance between
+/// its rows (a matrix's leading dimension, a vector's increment), its
+/// shape, and the buffer it was staged in, if it was.
+struct Blas {
+    pointer: String,
+    ld: String,
+    rows: Expr,
+    cols: Expr,
+    staged: Option<Staged>,
 }
 
 impl<'a> Function<'a, '_> {
@@ -150,9 +169,9 @@ impl<'a> Function<'a, '_> {
         beta: f64,
     ) -> Result<'a, ()> {
         let elem = c.data.elem.clone();
-        let sa = self.stage(lib, a)?;
-        let sb = self.stage(lib, b)?;
-        let sc = self.result_buffer(lib, c, beta)?;
+        let sa = self.blas_input(lib, a, false)?;
+        let sb = self.blas_input(lib, b, false)?;
+        let sc = self.blas_output(lib, c, beta, &[a, b])?;
         let (m, k) = if trans_a {
             (&sa.cols, &sa.rows)
         } else {
@@ -164,21 +183,11 @@ impl<'a> Function<'a, '_> {
             self.lapack_int(lib, n)?,
             self.lapack_int(lib, k)?,
         );
-        let (lda, ldb, ldc) = (
-            self.leading_dimension(lib, &sa.cols)?,
-            self.leading_dimension(lib, &sb.cols)?,
-            self.leading_dimension(lib, &sc.cols)?,
-        );
         let major = self.i32_constant(ROW_MAJOR);
         let ta = self.i32_constant(if trans_a { TRANS } else { NO_TRANS });
         let tb = self.i32_constant(if trans_b { TRANS } else { NO_TRANS });
         let al = self.scalar_value(lib, alpha, &elem)?;
         let bt = self.constant(beta, &elem);
-        let (pa, pb, pc) = (
-            self.pointer(&sa.data),
-            self.pointer(&sb.data),
-            self.pointer(&sc.data),
-        );
         let t = elem.ty.as_str();
         self.cblas(
             &format!("cblas_{letter}gemm"),
@@ -190,21 +199,19 @@ impl<'a> Function<'a, '_> {
                 (&n, "i32"),
                 (&k, "i32"),
                 (&al, t),
-                (&pa, "!llvm.ptr"),
-                (&lda, "i32"),
-                (&pb, "!llvm.ptr"),
-                (&ldb, "i32"),
+                (&sa.pointer, "!llvm.ptr"),
+                (&sa.ld, "i32"),
+                (&sb.pointer, "!llvm.ptr"),
+                (&sb.ld, "i32"),
                 (&bt, t),
-                (&pc, "!llvm.ptr"),
-                (&ldc, "i32"),
+                (&sc.pointer, "!llvm.ptr"),
+                (&sc.ld, "i32"),
             ],
             None,
         );
-        self.unstage(lib, &sc, c)?;
-        for data in [&sa.data, &sb.data, &sc.data] {
-            self.free(data);
-        }
-        Ok(())
+        self.blas_finish(lib, sc, Some(c))?;
+        self.blas_finish(lib, sa, None)?;
+        self.blas_finish(lib, sb, None)
     }
 
     /// `y = alpha * op(A) x + beta * y` with `cblas_?gemv`.
@@ -220,24 +227,17 @@ impl<'a> Function<'a, '_> {
         beta: f64,
     ) -> Result<'a, ()> {
         let elem = y.data.elem.clone();
-        let sa = self.stage(lib, a)?;
-        let sx = self.stage(lib, x)?;
-        let sy = self.result_buffer(lib, y, beta)?;
+        let sa = self.blas_input(lib, a, false)?;
+        let sx = self.blas_input(lib, x, true)?;
+        let sy = self.blas_output(lib, y, beta, &[a, x])?;
         let (rows, cols) = (
             self.lapack_int(lib, &sa.rows)?,
             self.lapack_int(lib, &sa.cols)?,
         );
-        let lda = self.leading_dimension(lib, &sa.cols)?;
         let major = self.i32_constant(ROW_MAJOR);
         let t = self.i32_constant(if trans { TRANS } else { NO_TRANS });
-        let one = self.i32_constant(1);
         let al = self.scalar_value(lib, alpha, &elem)?;
         let bt = self.constant(beta, &elem);
-        let (pa, px, py) = (
-            self.pointer(&sa.data),
-            self.pointer(&sx.data),
-            self.pointer(&sy.data),
-        );
         let ty = elem.ty.as_str();
         self.cblas(
             &format!("cblas_{letter}gemv"),
@@ -247,21 +247,19 @@ impl<'a> Function<'a, '_> {
                 (&rows, "i32"),
                 (&cols, "i32"),
                 (&al, ty),
-                (&pa, "!llvm.ptr"),
-                (&lda, "i32"),
-                (&px, "!llvm.ptr"),
-                (&one, "i32"),
+                (&sa.pointer, "!llvm.ptr"),
+                (&sa.ld, "i32"),
+                (&sx.pointer, "!llvm.ptr"),
+                (&sx.ld, "i32"),
                 (&bt, ty),
-                (&py, "!llvm.ptr"),
-                (&one, "i32"),
+                (&sy.pointer, "!llvm.ptr"),
+                (&sy.ld, "i32"),
             ],
             None,
         );
-        self.unstage(lib, &sy, y)?;
-        for data in [&sa.data, &sx.data, &sy.data] {
-            self.free(data);
-        }
-        Ok(())
+        self.blas_finish(lib, sy, Some(y))?;
+        self.blas_finish(lib, sa, None)?;
+        self.blas_finish(lib, sx, None)
     }
 
     /// `result = x . y` with `cblas_?dot`.
@@ -274,28 +272,192 @@ impl<'a> Function<'a, '_> {
         out: &Operand,
     ) -> Result<'a, ()> {
         let elem = out.data.elem.clone();
-        let sx = self.stage(lib, x)?;
-        let sy = self.stage(lib, y)?;
+        let sx = self.blas_input(lib, x, true)?;
+        let sy = self.blas_input(lib, y, true)?;
         let n = self.lapack_int(lib, &sx.rows)?;
-        let one = self.i32_constant(1);
-        let (px, py) = (self.pointer(&sx.data), self.pointer(&sy.data));
         let sum = self.cblas(
             &format!("cblas_{letter}dot"),
             &[
                 (&n, "i32"),
-                (&px, "!llvm.ptr"),
-                (&one, "i32"),
-                (&py, "!llvm.ptr"),
-                (&one, "i32"),
+                (&sx.pointer, "!llvm.ptr"),
+                (&sx.ld, "i32"),
+                (&sy.pointer, "!llvm.ptr"),
+                (&sy.ld, "i32"),
             ],
             Some(&elem.ty),
         );
         let index = vec![sdfg_symbolic::Expr::int(0); out.rank()];
         let env = lib.env.clone();
         self.write(lib, &env, (out, &index), &sum, &elem, None)?;
-        self.free(&sx.data);
-        self.free(&sy.data);
+        self.blas_finish(lib, sx, None)?;
+        self.blas_finish(lib, sy, None)
+    }
+
+    /// An input operand for CBLAS: in place where its rows are
+    /// contiguous (a vector: evenly spaced), else staged into a dense
+    /// row-major buffer.
+    fn blas_input(
+        &mut self,
+        lib: &Library<'a>,
+        operand: &Operand,
+        vector: bool,
+    ) -> Result<'a, Blas> {
+        if let Some(blas) = self.in_place(lib, operand, vector)? {
+            return Ok(blas);
+        }
+        let staged = self.stage(lib, operand)?;
+        self.staged_blas(lib, staged, vector)
+    }
+
+    /// The output operand for CBLAS: in place where its rows are
+    /// contiguous and no input is in the same container (then zeroed
+    /// first where `beta` is 0, since CBLAS leaves it as it was for an
+    /// empty inner dimension), else a buffer ([`Self::result_buffer`]).
+    fn blas_output(
+        &mut self,
+        lib: &Library<'a>,
+        out: &Operand,
+        beta: f64,
+        inputs: &[&Operand],
+    ) -> Result<'a, Blas> {
+        let vector = out.rank() == 1;
+        let aliased = inputs.iter().any(|i| i.data.name == out.data.name);
+        if !aliased && beta == 0.0 {
+            if let Some(blas) = self.in_place(lib, out, vector)? {
+                let zero = self.constant(0.0, &out.data.elem);
+                let vars: Vec<(String, Expr)> = (0..out.rank())
+                    .map(|k| (format!("__z{k}"), out.size(k)))
+                    .collect();
+                let (env, kind) = self.open_nest(lib, &vars, false)?;
+                let index: Vec<Expr> = vars.iter().map(|(v, _)| var(v)).collect();
+                let elem = out.data.elem.clone();
+                self.write(lib, &env, (out, &index), &zero, &elem, None)?;
+                self.close_nest(kind);
+                return Ok(blas);
+            }
+        }
+        let staged = self.result_buffer(lib, out, beta)?;
+        self.staged_blas(lib, staged, vector)
+    }
+
+    /// A staged buffer as CBLAS takes it.
+    fn staged_blas(&mut self, lib: &Library<'a>, staged: Staged, vector: bool) -> Result<'a, Blas> {
+        let pointer = self.pointer(&staged.data);
+        let ld = if vector {
+            self.i32_constant(1)
+        } else {
+            self.leading_dimension(lib, &staged.cols)?
+        };
+        Ok(Blas {
+            pointer,
+            ld,
+            rows: staged.rows.clone(),
+            cols: staged.cols.clone(),
+            staged: Some(staged),
+        })
+    }
+
+    /// Copies a staged output back into `out` and frees a staged buffer.
+    fn blas_finish(
+        &mut self,
+        lib: &Library<'a>,
+        blas: Blas,
+        out: Option<&Operand>,
+    ) -> Result<'a, ()> {
+        if let Some(staged) = blas.staged {
+            if let Some(out) = out {
+                self.unstage(lib, &staged, out)?;
+            }
+            self.free(&staged.data);
+        }
         Ok(())
+    }
+
+    /// `operand` read or written in place, where its layout allows: a
+    /// matrix whose columns are adjacent (the distance between its rows
+    /// is then its leading dimension), or a vector whose elements are a
+    /// positive constant step apart in its subset. `None` otherwise, and
+    /// for streams, references and scalars.
+    fn in_place(
+        &mut self,
+        lib: &Library<'a>,
+        operand: &Operand,
+        vector: bool,
+    ) -> Result<'a, Option<Blas>> {
+        let data = &operand.data;
+        if data.stream
+            || data.reference.is_some()
+            || data.scalar
+            || operand.rank() != if vector { 1 } else { 2 }
+        {
+            return Ok(None);
+        }
+        let linear = |point: Vec<Expr>| -> Expr {
+            let mut l = Expr::int(0);
+            for (d, p) in point.iter().enumerate() {
+                let stride = data.strides.get(d).cloned().unwrap_or_else(|| Expr::int(1));
+                let offset = data.offsets.get(d).cloned().unwrap_or_else(|| Expr::int(0));
+                l = Expr::add(&l, &Expr::mul(&Expr::add(p, &offset), &stride));
+            }
+            l
+        };
+        let zeros = vec![Expr::int(0); operand.rank()];
+        let first = linear(operand.point(&zeros));
+        let step_of = |k: usize| {
+            let mut at = zeros.clone();
+            at[k] = Expr::int(1);
+            Expr::sub(&linear(operand.point(&at)), &first)
+        };
+        let (ld, rows, cols) = if vector {
+            // A constant positive step keeps the increment positive
+            // whatever the (non-negative) strides are.
+            if !operand.steps_positive() {
+                return Ok(None);
+            }
+            (step_of(0), operand.size(0), Expr::int(1))
+        } else {
+            if step_of(1).as_int() != Some(1) || !operand.steps_positive() {
+                return Ok(None);
+            }
+            let cols = operand.size(1);
+            let ld = Expr::max(vec![step_of(0), cols.clone(), Expr::int(1)]);
+            (ld, operand.size(0), cols)
+        };
+        let env = lib.env.clone();
+        let start = self.emit_int(lib.node, &env, &first)?;
+        let start = match &data.base {
+            Some(b) => self.body.assign(format!("arith.addi {b}, {start} : index")),
+            None => start,
+        };
+        // The memref's own offset, where its layout has one.
+        let ty = data.memref_type();
+        let names: Vec<String> = (0..4).map(|_| self.body.fresh()).collect();
+        self.body.line(format!(
+            "{} = memref.extract_strided_metadata {} : {ty} -> memref<{}>, index, index, index",
+            names.join(", "),
+            data.memref,
+            data.elem.ty
+        ));
+        let offset = &names[1];
+        let element = self
+            .body
+            .assign(format!("arith.addi {offset}, {start} : index"));
+        let element = self
+            .body
+            .assign(format!("arith.index_cast {element} : index to i64"));
+        let base = self.pointer(data);
+        let pointer = self.body.assign(format!(
+            "llvm.getelementptr {base}[{element}] : (!llvm.ptr, i64) -> !llvm.ptr, {}",
+            data.elem.ty
+        ));
+        let ld = self.lapack_int(lib, &ld)?;
+        Ok(Some(Blas {
+            pointer,
+            ld,
+            rows,
+            cols,
+            staged: None,
+        }))
     }
 
     /// The buffer a product accumulates into: the output's current values

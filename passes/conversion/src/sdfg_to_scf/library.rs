@@ -65,6 +65,17 @@ impl Operand {
         self.subset.ranges()[self.dims[k]].size()
     }
 
+    /// Whether the subset runs forward (a positive constant step) in
+    /// every logical dimension.
+    pub(super) fn steps_positive(&self) -> bool {
+        self.dims.iter().all(|d| {
+            self.subset.ranges()[*d]
+                .step
+                .as_int()
+                .is_some_and(|s| s >= 1)
+        })
+    }
+
     /// The container point of logical index `index`.
     pub(super) fn point(&self, index: &[Expr]) -> Vec<Expr> {
         self.subset
