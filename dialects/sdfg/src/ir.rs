@@ -268,6 +268,18 @@ impl<'a> Op<'a> {
         None
     }
 
+    /// Whether this op is `scope` or nested in it.
+    pub fn is_within(&self, scope: Op<'_>) -> bool {
+        let mut op = Some(*self);
+        while let Some(o) = op {
+            if o.raw.ptr == scope.raw.ptr {
+                return true;
+            }
+            op = o.parent();
+        }
+        false
+    }
+
     /// Every op nested in this one (pre-order, excluding itself).
     pub fn descendants(&self) -> Vec<Op<'a>> {
         let mut out = Vec::new();

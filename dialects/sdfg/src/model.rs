@@ -10,6 +10,7 @@ use mlir_sys::{
     mlirAttributeIsAType, mlirStringAttrGet, mlirTypeAttrGetValue, MlirAttribute, MlirContext,
     MlirType,
 };
+use std::collections::HashMap;
 use std::fmt;
 
 macro_rules! dace_enum {
@@ -728,4 +729,79 @@ pub fn declared_symbols<'s>(sdfg: Op<'s>) -> Vec<(&'s str, MlirType)> {
         .filter(|(_, a)| unsafe { mlirAttributeIsAType(*a) })
         .map(|(n, a)| (n, unsafe { mlirTypeAttrGetValue(a) }))
         .collect()
+}
+
+/// The containers an SDFG declares: its arguments, then its transients
+/// (`sdfg.alloc`), in order.
+pub fn containers(sdfg: Op<'_>) -> Vec<Val<'_>> {
+    sdfg.region_args(0)
+        .into_iter()
+        .chain(
+            sdfg.region_ops(0)
+                .into_iter()
+                .filter(|o| o.is("sdfg.alloc"))
+                .flat_map(|o| o.results()),
+        )
+        .collect()
+}
+
+/// The identifiers in a piece of code or a symbolic expression.
+pub fn identifiers(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty() && !w.starts_with(|c: char| c.is_ascii_digit()))
+        .map(str::to_string)
+}
+
+/// How often each identifier appears under `sdfg`: in every string
+/// attribute (declaring ones included, so that an assignment's target
+/// counts), in every memlet's subsets, volume and reduction, and inside
+/// arrays and dictionaries (library nodes' properties).
+pub fn mention_counts(sdfg: Op<'_>) -> HashMap<String, usize> {
+    fn visit(attr: MlirAttribute, counts: &mut HashMap<String, usize>) {
+        let mut count = |text: &str| {
+            for word in identifiers(text) {
+                *counts.entry(word).or_default() += 1;
+            }
+        };
+        if let Some(text) = attr_str(attr) {
+            count(text);
+        } else if let Some(memlet) = Memlet::from_attr(attr) {
+            count(&memlet.subset);
+            memlet.other.as_deref().map(&mut count);
+            memlet.volume.as_deref().map(&mut count);
+            if let Wcr::Custom(lambda) = &memlet.wcr {
+                count(lambda);
+            }
+        } else {
+            for element in array_elements(attr) {
+                visit(element, counts);
+            }
+            for (_, value) in dictionary_entries(attr) {
+                visit(value, counts);
+            }
+        }
+    }
+    let mut counts = HashMap::new();
+    let mut type_names: HashMap<*const std::ffi::c_void, Vec<String>> = HashMap::new();
+    for op in std::iter::once(sdfg).chain(sdfg.descendants()) {
+        for (_, attr) in op.attributes() {
+            visit(attr, &mut counts);
+        }
+        // Container types name symbols in their shapes, strides and
+        // offsets.
+        let values = op
+            .results()
+            .into_iter()
+            .chain((0..op.num_regions()).flat_map(|r| op.region_args(r)));
+        for value in values {
+            let ty = value.ty();
+            let names = type_names
+                .entry(ty.ptr)
+                .or_insert_with(|| identifiers(&crate::ir::type_to_string(ty)).collect());
+            for name in names.iter() {
+                *counts.entry(name.clone()).or_default() += 1;
+            }
+        }
+    }
+    counts
 }

@@ -276,13 +276,8 @@ pub fn parse_detached<'a>(at: Op<'a>, text: &str) -> Option<Op<'a>> {
 /// Replaces the uses of `of` by ops nested in `inside` with `with`.
 pub fn replace_uses_inside(of: Val<'_>, with: Val<'_>, inside: Op<'_>) {
     for (user, operand) in of.uses() {
-        let mut at = Some(user);
-        while let Some(op) = at {
-            if op == inside {
-                set_operand(user, operand, with);
-                break;
-            }
-            at = op.parent();
+        if user.is_within(inside) {
+            set_operand(user, operand, with);
         }
     }
 }

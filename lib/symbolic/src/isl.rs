@@ -163,6 +163,29 @@ fn context(asm: &Assumptions, symbols: &BTreeSet<String>, names: &Names) -> Stri
     }
 }
 
+/// The parameter space the assumptions allow, as an ISL set.
+fn context_set(
+    ctx: &Context,
+    asm: &Assumptions,
+    symbols: &BTreeSet<String>,
+    names: &Names,
+) -> Option<Set> {
+    let text = context(asm, symbols, names);
+    Set::read_from_str(ctx, &format!("{} -> {{ : {text} }}", header(names))).ok()
+}
+
+/// Whether `set` has an element: `False` for no parameter values, `True`
+/// for every value in `cset`, `Unknown` for some.
+fn nonempty(set: Set, cset: &Set) -> Option<Tri> {
+    if set.is_empty().ok()? {
+        return Some(Tri::False);
+    }
+    if cset.is_subset(&set.params().ok()?).ok()? {
+        return Some(Tri::True);
+    }
+    Some(Tri::Unknown)
+}
+
 fn header(names: &Names) -> String {
     let mut ps: Vec<&String> = names.to_isl.values().collect();
     ps.sort();
@@ -230,12 +253,10 @@ pub(crate) fn covers(a: &Subset, b: &Subset, asm: &Assumptions) -> Option<Tri> {
     let syms = symbols_of(&[a, b], &[]);
     let names = Names::new(&syms);
     let local = HashMap::new();
-    let ctx_text = context(asm, &syms, &names);
     let ta = subset_text(a, &names, &local, "true", &[])?;
     let tb = subset_text(b, &names, &local, "true", &[])?;
     let ctx = new_ctx();
-    let cset =
-        Set::read_from_str(&ctx, &format!("{} -> {{ : {ctx_text} }}", header(&names))).ok()?;
+    let cset = context_set(&ctx, asm, &syms, &names)?;
     let sa = Set::read_from_str(&ctx, &ta)
         .ok()?
         .intersect_params(cset.copy().ok()?)
@@ -260,25 +281,16 @@ pub(crate) fn intersects(a: &Subset, b: &Subset, asm: &Assumptions) -> Option<Tr
     let syms = symbols_of(&[a, b], &[]);
     let names = Names::new(&syms);
     let local = HashMap::new();
-    let ctx_text = context(asm, &syms, &names);
     let ta = subset_text(a, &names, &local, "true", &[])?;
     let tb = subset_text(b, &names, &local, "true", &[])?;
     let ctx = new_ctx();
-    let cset =
-        Set::read_from_str(&ctx, &format!("{} -> {{ : {ctx_text} }}", header(&names))).ok()?;
+    let cset = context_set(&ctx, asm, &syms, &names)?;
     let sa = Set::read_from_str(&ctx, &ta)
         .ok()?
         .intersect_params(cset.copy().ok()?)
         .ok()?;
     let sb = Set::read_from_str(&ctx, &tb).ok()?;
-    let i = sa.intersect(sb).ok()?;
-    if i.is_empty().ok()? {
-        return Some(Tri::False);
-    }
-    if cset.is_subset(&i.params().ok()?).ok()? {
-        return Some(Tri::True);
-    }
-    Some(Tri::Unknown)
+    nonempty(sa.intersect(sb).ok()?, &cset)
 }
 
 /// Exact answer to whether `a` at one value of `var` and `b` at another
@@ -342,21 +354,13 @@ pub(crate) fn meets_across(
         header(&names),
         xs.iter().map(|x| format!(", {x}")).collect::<String>()
     );
-    let ctx_text = context(asm, &syms, &names);
     let ctx = new_ctx();
-    let cset =
-        Set::read_from_str(&ctx, &format!("{} -> {{ : {ctx_text} }}", header(&names))).ok()?;
+    let cset = context_set(&ctx, asm, &syms, &names)?;
     let set = Set::read_from_str(&ctx, &text)
         .ok()?
         .intersect_params(cset.copy().ok()?)
         .ok()?;
-    if set.is_empty().ok()? {
-        return Some(Tri::False);
-    }
-    if cset.is_subset(&set.params().ok()?).ok()? {
-        return Some(Tri::True);
-    }
-    Some(Tri::Unknown)
+    nonempty(set, &cset)
 }
 
 /// Inserts `*` between a number and a following identifier (`2p0` → `2*p0`).
@@ -501,10 +505,8 @@ pub(crate) fn image(
         pcs.join(" and ")
     };
     let text = subset_text(subset, &names, &local, &extra, &exists)?;
-    let ctx_text = context(asm, &syms, &names);
     let ctx = new_ctx();
-    let cset =
-        Set::read_from_str(&ctx, &format!("{} -> {{ : {ctx_text} }}", header(&names))).ok()?;
+    let cset = context_set(&ctx, asm, &syms, &names)?;
     let set = Set::read_from_str(&ctx, &text)
         .ok()?
         .intersect_params(cset)

@@ -253,13 +253,8 @@ pub fn executions(sdfg: Op<'_>) -> Executions<'_> {
 
 /// The assumptions an SDFG's container sizes give: every size is positive.
 pub fn size_assumptions(sdfg: Op<'_>) -> Assumptions {
-    let containers = sdfg.region_args(0).into_iter().chain(
-        sdfg.region_ops(0)
-            .into_iter()
-            .filter(|o| o.is("sdfg.alloc"))
-            .flat_map(|o| o.results()),
-    );
-    let shapes: Vec<Expr> = containers
+    let shapes: Vec<Expr> = sdfg_dialect::containers(sdfg)
+        .into_iter()
         .filter_map(|v| layout(v.ty()).ok())
         .flat_map(|l| l.shape)
         .collect();

@@ -1255,9 +1255,7 @@ impl Gen {
 /// `node` must be a live `sdfg.library` op; it is destroyed.
 unsafe fn replace(node: Op<'_>, text: &str) -> Result<(), String> {
     let ctx = mlirOperationGetContext(node.raw());
-    let terminated = format!("{text}\0");
-    let parsed = mlirModuleCreateParse(ctx, string_ref(&terminated[..text.len()]));
-    if parsed.ptr.is_null() {
+    let Some(parsed) = sdfg_dialect::rewrite::parse_detached(node, text) else {
         if std::env::var_os("SDFG_DEBUG_LOWERING").is_some() {
             eprintln!("{text}");
         }
@@ -1265,17 +1263,15 @@ unsafe fn replace(node: Op<'_>, text: &str) -> Result<(), String> {
             "internal error: the expansion does not parse (set SDFG_DEBUG_LOWERING=1 to print it)"
                 .into(),
         );
-    }
-    let sdfg = mlirBlockGetFirstOperation(mlirModuleGetBody(parsed));
-    let symbols: Vec<String> = Op::from_raw(sdfg)
-        .and_then(|s| s.attr("symbols"))
+    };
+    let symbols: Vec<String> = parsed
+        .attr("symbols")
         .map(sdfg_dialect::ir::dictionary_entries)
         .unwrap_or_default()
         .into_iter()
         .map(|(n, _)| n.to_string())
         .collect();
-    mlirOperationRemoveFromParent(sdfg);
-    mlirModuleDestroy(parsed);
+    let sdfg = parsed.raw();
 
     let named = |name: &str, attr: MlirAttribute| {
         mlirNamedAttributeGet(mlirIdentifierGet(ctx, string_ref(name)), attr)

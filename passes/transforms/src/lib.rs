@@ -32,12 +32,11 @@ pub mod state_fusion;
 pub mod trivial_tasklet;
 pub mod view_elimination;
 
-use mlir_sys::MlirAttribute;
-use sdfg_dialect::ir::{
-    array_elements, array_of, attr_str, dictionary_entries, type_to_string, Op, Val,
-};
+use sdfg_dialect::ir::{array_elements, array_of, attr_str, Op, Val};
 use sdfg_dialect::rewrite;
 use std::collections::{HashMap, HashSet};
+
+pub(crate) use sdfg_dialect::{identifiers, mention_counts};
 
 /// Accepts an empty option string, for passes without options.
 pub(crate) fn no_options(pass: &str, options: &str) -> Result<(), String> {
@@ -89,60 +88,6 @@ pub(crate) fn mentioned_names_of(op: Op<'_>) -> HashSet<String> {
     names
 }
 
-/// How often each identifier appears under `sdfg`: in every string
-/// attribute (declaring ones included, so that an assignment's target
-/// counts), in every memlet's subsets, volume and reduction, and inside
-/// arrays and dictionaries (library nodes' properties).
-pub(crate) fn mention_counts(sdfg: Op<'_>) -> HashMap<String, usize> {
-    fn visit(attr: MlirAttribute, counts: &mut HashMap<String, usize>) {
-        let mut count = |text: &str| {
-            for word in identifiers(text) {
-                *counts.entry(word).or_default() += 1;
-            }
-        };
-        if let Some(text) = attr_str(attr) {
-            count(text);
-        } else if let Some(memlet) = sdfg_dialect::Memlet::from_attr(attr) {
-            count(&memlet.subset);
-            memlet.other.as_deref().map(&mut count);
-            memlet.volume.as_deref().map(&mut count);
-            if let sdfg_dialect::Wcr::Custom(lambda) = &memlet.wcr {
-                count(lambda);
-            }
-        } else {
-            for element in array_elements(attr) {
-                visit(element, counts);
-            }
-            for (_, value) in dictionary_entries(attr) {
-                visit(value, counts);
-            }
-        }
-    }
-    let mut counts = HashMap::new();
-    let mut type_names: HashMap<*const std::ffi::c_void, Vec<String>> = HashMap::new();
-    for op in std::iter::once(sdfg).chain(sdfg.descendants()) {
-        for (_, attr) in op.attributes() {
-            visit(attr, &mut counts);
-        }
-        // Container types name symbols in their shapes, strides and
-        // offsets.
-        let values = op
-            .results()
-            .into_iter()
-            .chain((0..op.num_regions()).flat_map(|r| op.region_args(r)));
-        for value in values {
-            let ty = value.ty();
-            let names = type_names
-                .entry(ty.ptr)
-                .or_insert_with(|| identifiers(&type_to_string(ty)).collect());
-            for name in names.iter() {
-                *counts.entry(name.clone()).or_default() += 1;
-            }
-        }
-    }
-    counts
-}
-
 /// The `sdfg.sdfg` that `op` is nested in (the nearest one).
 pub(crate) fn enclosing_sdfg(op: Op<'_>) -> Option<Op<'_>> {
     std::iter::successors(op.parent(), |p| p.parent()).find(|p| p.is("sdfg.sdfg"))
@@ -182,13 +127,6 @@ pub(crate) fn parenthesized(expr: &str) -> String {
     } else {
         format!("({expr})")
     }
-}
-
-/// The identifiers in a piece of code or a symbolic expression.
-pub(crate) fn identifiers(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty() && !w.starts_with(|c: char| c.is_ascii_digit()))
-        .map(str::to_string)
 }
 
 /// Whether an `sdfg.alloc` outlives one call of the SDFG (DaCe's

@@ -62,7 +62,7 @@ use sdfg_analysis::iterations::{iteration_accesses, IterationAccess};
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{array_of, type_to_string, Op, Val};
 use sdfg_dialect::layout::layout;
-use sdfg_dialect::{declared_symbols, rewrite, Memlet};
+use sdfg_dialect::{container_name, declared_symbols, rewrite, Memlet};
 use sdfg_symbolic::{Assumptions, Range, Subset, Tri};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -195,12 +195,12 @@ pub fn loop_to_map(lp: Op<'_>) -> Result<Op<'_>, String> {
     {
         return Err("the body assigns symbols".into());
     }
-    let outside = mention_counts_outside(sdfg, lp);
+    let inside_names = crate::mention_counts(lp);
+    let outside = mention_counts_outside(sdfg, &inside_names);
     if outside.contains(&var) {
         return Err(format!("`{var}` is read after the loop"));
     }
     let accesses = iteration_accesses(lp)?;
-    let inside_names = crate::mention_counts(lp);
     let asm = asm.with_range(
         &var,
         counted.range.min_element(),
@@ -228,31 +228,12 @@ pub fn loop_to_map(lp: Op<'_>) -> Result<Op<'_>, String> {
         });
     }
     // Containers the body names only in conditions and assignments.
-    for (k, arg) in sdfg.region_args(0).into_iter().enumerate() {
-        let name = sdfg
-            .str_array_attr("arg_names")
-            .get(k)
-            .map(|s| s.to_string())
-            .unwrap_or_default();
-        if !arguments.iter().any(|a| a.data == arg) && named_in_strings(lp, &name) {
-            arguments.push(Argument {
-                name,
-                data: arg,
-                read: true,
-                written: false,
-            });
-        }
-    }
-    for alloc in sdfg
-        .region_ops(0)
-        .into_iter()
-        .filter(|o| o.is("sdfg.alloc"))
-    {
-        let data = alloc.results()[0];
-        let name = alloc.str_attr("name").unwrap_or_default().to_string();
-        if !arguments.iter().any(|a| a.data == data)
-            && !private.contains(&alloc)
-            && named_in_strings(lp, &name)
+    for data in sdfg_dialect::containers(sdfg) {
+        let private_here = data.defining_op().is_some_and(|d| private.contains(&d));
+        let Some(name) = container_name(data) else {
+            continue;
+        };
+        if !arguments.iter().any(|a| a.data == data) && !private_here && named_in_strings(lp, &name)
         {
             arguments.push(Argument {
                 name,
@@ -276,10 +257,9 @@ pub fn loop_to_map(lp: Op<'_>) -> Result<Op<'_>, String> {
     )
 }
 
-/// The names that ops of `sdfg` outside `lp` mention, other than by
-/// declaring a transient.
-fn mention_counts_outside(sdfg: Op<'_>, lp: Op<'_>) -> HashSet<String> {
-    let inside = crate::mention_counts(lp);
+/// The names that ops of `sdfg` mention outside the part whose counts are
+/// `inside`, other than by declaring a transient.
+fn mention_counts_outside(sdfg: Op<'_>, inside: &HashMap<String, usize>) -> HashSet<String> {
     let mut declared: HashMap<String, usize> = HashMap::new();
     for alloc in sdfg
         .region_ops(0)
@@ -308,17 +288,6 @@ fn named_in_strings(lp: Op<'_>, name: &str) -> bool {
         .any(|o| crate::mentioned_names_of(o).contains(name))
 }
 
-/// The name of a container value (an argument's or an alloc's).
-fn container_name(data: Val<'_>) -> Option<String> {
-    if let Some(op) = data.defining_op() {
-        return op.str_attr("name").map(str::to_string);
-    }
-    let (sdfg, k) = data.block_arg()?;
-    sdfg.str_array_attr("arg_names")
-        .get(k)
-        .map(|s| s.to_string())
-}
-
 /// Whether the container is a transient each iteration can have its own
 /// of: only the body uses it, in one state, and every access node of it
 /// there is written, covering what is read from it.
@@ -335,17 +304,12 @@ fn is_private(
     if crate::outlives_call(alloc) || outside.contains(name) || access.states.len() != 1 {
         return false;
     }
-    let inside_lp = |op: Op<'_>| {
-        let mut at = Some(op);
-        while let Some(o) = at {
-            if o == lp {
-                return true;
-            }
-            at = o.parent();
-        }
-        false
-    };
-    if !access.data.uses().iter().all(|(user, _)| inside_lp(*user)) {
+    if !access
+        .data
+        .uses()
+        .iter()
+        .all(|(user, _)| user.is_within(lp))
+    {
         return false;
     }
     access.nodes.iter().all(|node| {
@@ -483,19 +447,20 @@ fn build<'a>(
     let written: Vec<usize> = (0..arguments.len())
         .filter(|k| arguments[*k].written)
         .collect();
-    let names = |ks: &mut dyn Iterator<Item = usize>| -> Vec<String> {
-        ks.map(|k| arguments[k].name.clone()).collect()
-    };
-    let in_names = names(&mut reads.iter().map(|(k, _)| *k));
-    let out_names = names(&mut written.iter().copied());
+    let read: Vec<usize> = reads.iter().map(|(k, _)| *k).collect();
+    let names =
+        |ks: &[usize]| -> Vec<String> { ks.iter().map(|k| arguments[*k].name.clone()).collect() };
+    let (in_names, out_names) = (names(&read), names(&written));
     let strs = |v: &[String]| {
         let refs: Vec<&str> = v.iter().map(String::as_str).collect();
         rewrite::str_array_attr(lp, &refs)
     };
-    let whole_memlets = |ks: &mut dyn Iterator<Item = usize>| -> MlirAttributeList {
-        ks.map(|k| Memlet::plain(&wholes[k]).to_attr(ctx)).collect()
+    let whole_memlets = |ks: &[usize]| -> Vec<mlir_sys::MlirAttribute> {
+        ks.iter()
+            .map(|k| Memlet::plain(&wholes[*k]).to_attr(ctx))
+            .collect()
     };
-    let in_memlets = whole_memlets(&mut reads.iter().map(|(k, _)| *k));
+    let in_memlets = whole_memlets(&read);
     let out_types: Vec<_> = written.iter().map(|k| arguments[*k].data.ty()).collect();
     let in_values: Vec<Val> = reads.iter().map(|(_, v)| *v).collect();
     let in_types: Vec<_> = in_values.iter().map(|v| v.ty()).collect();
@@ -549,7 +514,7 @@ fn build<'a>(
     )
     .ok_or("the nested SDFG could not be made")?;
     rewrite::move_to_end(inner, nested);
-    let exit_memlets = whole_memlets(&mut written.iter().copied());
+    let exit_memlets = whole_memlets(&written);
     rewrite::create_op_at_end(
         map,
         "sdfg.exit",
@@ -600,7 +565,7 @@ fn build<'a>(
     unsafe { rewrite::erase(lp) };
     // The loop variables are the map's and the nested SDFG's now: the
     // outer SDFG no longer declares them where nothing else reads them.
-    let still = mention_counts_outside(sdfg, map);
+    let still = mention_counts_outside(sdfg, &crate::mention_counts(map));
     for v in moved_vars.iter().filter(|v| !still.contains(*v)) {
         rewrite::undeclare_symbol(sdfg, v);
     }
@@ -609,6 +574,3 @@ fn build<'a>(
     sdfg_analysis::propagate::propagate_boundary(map);
     Ok(state)
 }
-
-/// Memlet attributes.
-type MlirAttributeList = Vec<mlir_sys::MlirAttribute>;

@@ -143,15 +143,8 @@ pub(super) fn check_accessibility(sdfg: Op<'_>, reporter: &mut Reporter) {
         );
     };
     // Inter-state edges run in the SDFG's own context.
-    let containers: Vec<(String, Val<'_>)> = sdfg
-        .region_args(0)
+    let containers: Vec<(String, Val<'_>)> = sdfg_dialect::containers(sdfg)
         .into_iter()
-        .chain(
-            sdfg.region_ops(0)
-                .into_iter()
-                .filter(|o| o.is("sdfg.alloc"))
-                .filter_map(|o| o.results().first().copied()),
-        )
         .filter_map(|v| Some((container_name(v)?, v)))
         .collect();
     let sdfg_device = device_at(sdfg);

@@ -1008,15 +1008,8 @@ pub fn warn_constants(sdfg: Op<'_>) -> usize {
         return 0;
     };
     let symbols: Vec<(&str, mlir_sys::MlirType)> = sdfg_dialect::declared_symbols(sdfg);
-    let containers: Vec<(String, mlir_sys::MlirType)> = sdfg
-        .region_args(0)
+    let containers: Vec<(String, mlir_sys::MlirType)> = sdfg_dialect::containers(sdfg)
         .into_iter()
-        .chain(
-            sdfg.region_ops(0)
-                .into_iter()
-                .filter(|o| o.is("sdfg.alloc"))
-                .map(|o| o.results()[0]),
-        )
         .filter_map(|v| container_name(v).map(|n| (n.to_string(), v.ty())))
         .collect();
     let mut warned = 0;
@@ -1061,11 +1054,13 @@ pub fn warn_unused_symbol_mapping(call: Op<'_>) -> bool {
     let Some(inner) = call.region_ops(0).into_iter().find(|o| o.is("sdfg.sdfg")) else {
         return false;
     };
-    let used = names_used(inner);
+    // The nested SDFG's own attributes name its arguments and declare its
+    // symbols (as types, which name nothing), so they never count as a use.
+    let used = sdfg_dialect::mention_counts(inner);
     let unused: Vec<&str> = call
         .str_array_attr("symbol_names")
         .into_iter()
-        .filter(|n| !used.contains(*n))
+        .filter(|n| !used.contains_key(*n))
         .collect();
     if unused.is_empty() {
         return false;
@@ -1075,55 +1070,6 @@ pub fn warn_unused_symbol_mapping(call: Op<'_>) -> bool {
         unused.join(", ")
     ));
     true
-}
-
-/// Every identifier under `root` other than in its own signature: in the
-/// string attributes, memlets and properties of the ops inside, and in
-/// the container types of their values (shapes, strides and offsets).
-fn names_used(root: Op<'_>) -> HashSet<String> {
-    fn words(text: &str, out: &mut HashSet<String>) {
-        for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
-            if word.starts_with(|c: char| c.is_alphabetic() || c == '_') {
-                out.insert(word.to_string());
-            }
-        }
-    }
-    fn visit(attr: mlir_sys::MlirAttribute, out: &mut HashSet<String>) {
-        if let Some(text) = sdfg_dialect::ir::attr_str(attr) {
-            words(text, out);
-        } else if let Some(m) = sdfg_dialect::Memlet::from_attr(attr) {
-            for text in [Some(&m.subset), m.other.as_ref(), m.volume.as_ref()]
-                .into_iter()
-                .flatten()
-            {
-                words(text, out);
-            }
-        } else {
-            for element in sdfg_dialect::ir::array_elements(attr) {
-                visit(element, out);
-            }
-            for (_, value) in sdfg_dialect::ir::dictionary_entries(attr) {
-                visit(value, out);
-            }
-        }
-    }
-    let mut out = HashSet::new();
-    for op in root.descendants() {
-        for (_, attr) in op.attributes() {
-            visit(attr, &mut out);
-        }
-        let values = op
-            .results()
-            .into_iter()
-            .chain((0..op.num_regions()).flat_map(|r| op.region_args(r)));
-        for value in values {
-            words(&sdfg_dialect::ir::type_to_string(value.ty()), &mut out);
-        }
-    }
-    for value in root.region_args(0) {
-        words(&sdfg_dialect::ir::type_to_string(value.ty()), &mut out);
-    }
-    out
 }
 
 /// The registration of `sdfg-validate`.

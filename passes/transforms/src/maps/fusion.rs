@@ -68,7 +68,7 @@ use mlir_sys::MlirAttribute;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{array_of, Op, Val};
 use sdfg_dialect::layout::layout;
-use sdfg_dialect::{memlet_at, rewrite, Memlet, Wcr};
+use sdfg_dialect::{container_name, memlet_at, rewrite, Memlet, Wcr};
 use sdfg_symbolic::{parse_subset, Dim, Embedding, Expr, Range, Subset};
 use std::collections::{HashMap, HashSet};
 
@@ -239,7 +239,6 @@ fn plan<'a>(first: Op<'a>, second: Op<'a>) -> Result<Plan<'a>, String> {
         }
     }
     let sdfg = crate::enclosing_sdfg(first).ok_or("the map is in no SDFG")?;
-    let mentioned = crate::mentioned_names(sdfg);
     // Every dependence of the second map on the first goes through a
     // transient access node the first map alone writes: an input that
     // reads it, or an ordering edge to it or to the first map.
@@ -258,7 +257,7 @@ fn plan<'a>(first: Op<'a>, second: Op<'a>) -> Result<Plan<'a>, String> {
         let index = match intermediates.iter().position(|m| m.node == node) {
             Some(i) => i,
             None if input.is_some() => {
-                intermediates.push(intermediate(first, second, node, &mentioned)?);
+                intermediates.push(intermediate(first, second, node, sdfg)?);
                 intermediates.len() - 1
             }
             None => {
@@ -321,26 +320,17 @@ fn match_params(first: Op<'_>, second: Op<'_>) -> Result<HashMap<String, Expr>, 
         }
     }
     let own: HashSet<&str> = p2.iter().map(|(p, _)| p.as_str()).collect();
-    let named = names_inside(second);
+    // What the second map's ops name (its own parameters are `own`).
+    let named = crate::mention_counts(second);
     if let Some((p, _)) = p1
         .iter()
-        .find(|(p, _)| named.contains(p) && !own.contains(p.as_str()))
+        .find(|(p, _)| named.contains_key(p) && !own.contains(p.as_str()))
     {
         return Err(format!(
             "the second map's body names `{p}`, a parameter of the first"
         ));
     }
     Ok(rename)
-}
-
-/// Every identifier in the string attributes and memlets of the ops
-/// inside `scope`.
-fn names_inside(scope: Op<'_>) -> HashSet<String> {
-    let mut names = HashSet::new();
-    for op in scope.descendants() {
-        names.extend(crate::mention_counts(op).into_keys());
-    }
-    names
 }
 
 /// The intermediate `node` between `first` and `second`, checked: an access node of a transient that
@@ -350,7 +340,7 @@ fn intermediate<'a>(
     first: Op<'a>,
     second: Op<'a>,
     node: Op<'a>,
-    mentioned: &HashSet<String>,
+    sdfg: Op<'a>,
 ) -> Result<Intermediate<'a>, String> {
     let what = || {
         node.operands()
@@ -431,7 +421,9 @@ fn intermediate<'a>(
     let others = data.uses().len() > 1
         || writes.iter().any(|w| w.uses().len() > 1)
         || node.results()[0].uses().iter().any(|(u, _)| *u != second)
-        || mentioned.contains(name);
+        // Last, as it reads the whole SDFG: a condition or assignment
+        // that names the transient.
+        || crate::mentioned_names(sdfg).contains(name);
     Ok(Intermediate {
         node,
         outputs,
@@ -442,17 +434,6 @@ fn intermediate<'a>(
         local: None,
         reused: None,
     })
-}
-
-/// The name of a container value (an argument's or an alloc's).
-fn container_name(data: Val<'_>) -> Option<String> {
-    if let Some(op) = data.defining_op() {
-        return op.str_attr("name").map(str::to_string);
-    }
-    let (sdfg, k) = data.block_arg()?;
-    sdfg.str_array_attr("arg_names")
-        .get(k)
-        .map(|s| s.to_string())
 }
 
 /// A map's `sdfg.exit`.
