@@ -34,10 +34,12 @@ def load(path):
     return module
 
 
-def save_all(folder, values):
+def save_all(folder, values, scalars):
+    """Saves the arrays of `values` (and its NumPy scalars, as 0-d arrays,
+    when `scalars`: a program's scalar inputs) as NAME.npy in `folder`."""
     os.makedirs(folder, exist_ok=True)
     for k, v in values.items():
-        if isinstance(v, np.ndarray) and v.ndim > 0:
+        if (isinstance(v, np.ndarray) and v.ndim > 0) or (scalars and isinstance(v, np.generic)):
             np.save(os.path.join(folder, k + ".npy"), v)
 
 
@@ -59,8 +61,8 @@ def make(path, out):
             dace.Config.set(section, key, value=value)
         symbols = module.BENCH_SYMBOLS
         inputs = module.inputs(np.random.default_rng(0), symbols)
-        save_all(os.path.join(case, "in"), inputs)
-        save_all(os.path.join(case, "numpy"), module.reference(copy.deepcopy(inputs), symbols))
+        save_all(os.path.join(case, "in"), inputs, scalars=True)
+        save_all(os.path.join(case, "numpy"), module.reference(copy.deepcopy(inputs), symbols), scalars=False)
         sdfg = module.PROGRAM.to_sdfg(simplify=True)
     else:
         sdfg = dace.SDFG.from_file(path)

@@ -31,7 +31,7 @@ use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{string_ref, type_to_string, Op, Val};
 use sdfg_dialect::layout::{layout, Layout};
 use sdfg_dialect::library::{calls_lapack, logical_dims, Properties, Scalar};
-use sdfg_dialect::{declared_symbols, incoming_edges, EdgeRole};
+use sdfg_dialect::{declared_symbols, incoming_edges, EdgeRole, Schedule};
 use sdfg_symbolic::{parse_subset, Expr, Subset};
 use sdfg_tasklet::{float_text, Ty};
 
@@ -218,6 +218,13 @@ fn var(name: &str) -> Expr {
     Expr::symbol(name)
 }
 
+/// Map ranges `0:n` for parameters `(name, n)`.
+fn from_zero(vars: &[(String, Expr)]) -> Vec<(String, String)> {
+    vars.iter()
+        .map(|(v, n)| (v.clone(), format!("0:{n}")))
+        .collect()
+}
+
 /// Gathers the node's connectors; `k` numbers the expansion.
 fn expansion(op: Op<'_>, k: usize) -> Result<String, String> {
     let mut inputs = Vec::new();
@@ -244,7 +251,18 @@ fn expansion(op: Op<'_>, k: usize) -> Result<String, String> {
     };
     let class = op.str_attr("class_path").unwrap_or_default();
     let kind = class.rsplit('.').next().unwrap_or_default();
-    let mut g = Gen::default();
+    let mut g = Gen {
+        gpu: op
+            .attr("schedule")
+            .and_then(Schedule::from_attr)
+            .is_some_and(|s| s.name().starts_with("GPU_"))
+            || node
+                .inputs
+                .iter()
+                .chain(&node.outputs)
+                .any(|r| r.layout.storage.name() == "GPU_Global"),
+        ..Gen::default()
+    };
     match kind {
         "MatMul" => g.matmul(&node)?,
         "Gemm" => g.gemm(&node, "_a", "_b", true)?,
@@ -328,6 +346,9 @@ fn output_subset(result: Val<'_>) -> Option<String> {
 /// The text of a nested SDFG under construction.
 #[derive(Default)]
 struct Gen {
+    /// Whether the node runs on the GPU (scheduled there, or reading or
+    /// writing GPU memory).
+    gpu: bool,
     args: Vec<Port>,
     allocs: Vec<String>,
     states: Vec<(String, Vec<String>)>,
@@ -373,12 +394,13 @@ impl Gen {
         v
     }
 
-    /// Opens a map over `vars`; `ins` are the data passed in (port, value
-    /// at this level). Returns the map's result and the values inside.
+    /// Opens a map over `ranges` (parameter, range text); `ins` are the
+    /// data passed in (port, value at this level). Returns the map's result
+    /// and the values inside.
     fn open_map(
         &mut self,
         label: &str,
-        vars: &[(String, Expr)],
+        ranges: &[(String, String)],
         sequential: bool,
         ins: &[(&Port, String)],
         out: (&str, &str),
@@ -386,9 +408,9 @@ impl Gen {
     ) -> (String, Vec<String>) {
         let result = self.fresh();
         let mut text = format!("{result} = sdfg.map \"{label}\" [");
-        let ranges: Vec<String> = vars
+        let ranges: Vec<String> = ranges
             .iter()
-            .map(|(v, n)| format!("\"{v}\" = \"0:{n}\""))
+            .map(|(v, r)| format!("\"{v}\" = \"{r}\""))
             .collect();
         text.push_str(&ranges.join(", "));
         text.push(']');
@@ -561,7 +583,7 @@ impl Gen {
             ins.iter().map(|(p, _)| (*p, self.read_node(p))).collect();
         let (result, inner) = self.open_map(
             "expansion",
-            vars,
+            &from_zero(vars),
             false,
             &outer,
             (&out.0.conn, &out.0.ty),
@@ -592,7 +614,8 @@ impl Gen {
     /// Per element of the output (a parallel map over `outer`, none for a
     /// single element): an accumulator set by `init`, a sequential map
     /// over `inner` combining `product(ins)` into it with `wcr`, and
-    /// `finish(acc, extra)` stored at `out`.
+    /// `finish(acc, extra)` (the accumulator itself when `None`) stored at
+    /// `out`. A single element on the GPU is a [`Self::parallel_reduction`].
     #[allow(clippy::too_many_arguments)]
     fn contraction(
         &mut self,
@@ -602,10 +625,13 @@ impl Gen {
         out: (&Port, Vec<Expr>),
         init: Init<'_>,
         wcr: &str,
-        product: impl FnOnce(&mut Body, &[String]) -> String,
-        finish: impl FnOnce(&mut Body, &[String]) -> String,
+        product: TaskletBody<'_>,
+        finish: Option<TaskletBody<'_>>,
         extra: &[(&Port, Vec<Expr>)],
     ) {
+        if self.gpu && outer.is_empty() && finish.is_none() && extra.is_empty() {
+            return self.parallel_reduction(inner, ins, out, init, wcr, product);
+        }
         let (out_port, out_index) = out;
         let elem = out_port.elem.clone();
         for (p, _) in ins.iter().chain(extra) {
@@ -634,7 +660,7 @@ impl Gen {
         } else {
             Some(self.open_map(
                 "expansion",
-                outer,
+                &from_zero(outer),
                 false,
                 &outer_ins,
                 (&out_port.conn, &out_port.ty),
@@ -672,7 +698,7 @@ impl Gen {
             .collect();
         let (reduced, inside) = self.open_map(
             "reduce",
-            inner,
+            &from_zero(inner),
             true,
             &reduce_ins,
             ("__acc", &acc_ty),
@@ -712,7 +738,10 @@ impl Gen {
                 index: index.clone(),
             });
         }
-        let value = self.tasklet("finish", &finish_ins, &elem, finish);
+        let value = self.tasklet("finish", &finish_ins, &elem, |b, args| match finish {
+            Some(f) => f(b, args),
+            None => args[0].clone(),
+        });
         let out_subset = out_port.at(&out_index);
         match opened {
             Some((result, _)) => {
@@ -735,7 +764,145 @@ impl Gen {
             }
         }
     }
+
+    /// A reduction to one element on the GPU, where one accumulator would
+    /// run on one thread: a parallel map of [`PARTS`] iterations (fewer
+    /// for fewer elements) in which iteration `p` combines elements `p`,
+    /// `p + PARTS`, ... of the flattened `inner` space, starting from the
+    /// first of them (so no identity is needed), and adds its partial into
+    /// the output with `wcr` (atomics, in a kernel). The output starts at
+    /// `init` in a state of its own, a map of one iteration (host code
+    /// cannot write device memory); with [`Init::Current`] it keeps its
+    /// value, as the sequential form's accumulator would start from it.
+    fn parallel_reduction(
+        &mut self,
+        inner: &[(String, Expr)],
+        ins: &[(&Port, Vec<Expr>)],
+        out: (&Port, Vec<Expr>),
+        init: Init<'_>,
+        wcr: &str,
+        product: TaskletBody<'_>,
+    ) {
+        let (out_port, out_index) = out;
+        let elem = out_port.elem.clone();
+        for (p, _) in ins {
+            self.arg(p);
+        }
+        self.arg(out_port);
+        let out_subset = out_port.at(&out_index);
+        let write_out = |g: &mut Self, from: &str, wcr: &str| {
+            let v = g.fresh();
+            g.line(format!(
+                "{v} = sdfg.access %{} writes({from}[\"{}\"{wcr}] : {}) : {}",
+                out_port.conn,
+                out_port.full(),
+                out_port.ty,
+                out_port.ty
+            ));
+        };
+        if let Init::Constant(c) = init {
+            self.state("init");
+            let (result, _) = self.open_map(
+                "init",
+                &[("__z".into(), "0:1".into())],
+                false,
+                &[],
+                (&out_port.conn, &out_port.ty),
+                None,
+            );
+            let value = self.tasklet("init", &[], &elem, |b, _| b.constant(c, &elem));
+            self.close_map(&out_port.conn, &value, &out_subset, "", &elem);
+            write_out(self, &result, "");
+        }
+        let total = inner
+            .iter()
+            .fold(Expr::int(1), |n, (_, size)| Expr::mul(&n, size));
+        let parts = Expr::min(vec![total.clone(), Expr::int(PARTS)]);
+        // The `inner` indices of flat element `flat` (row-major).
+        let element = |flat: &str| {
+            let mut indices = HashMap::new();
+            let mut rest = var(flat);
+            for (k, (name, size)) in inner.iter().enumerate().rev() {
+                if k == 0 {
+                    indices.insert(name.clone(), rest.clone());
+                } else {
+                    indices.insert(name.clone(), Expr::modulo(&rest, size));
+                    rest = Expr::floordiv(&rest, size);
+                }
+            }
+            indices
+        };
+        let reads = |flat: &str, data: &[String]| -> Vec<In> {
+            let indices = element(flat);
+            ins.iter()
+                .zip(data)
+                .map(|((port, index), data)| In {
+                    port,
+                    data: data.clone(),
+                    index: index.iter().map(|e| e.substitute(&indices)).collect(),
+                })
+                .collect()
+        };
+        let acc_ty = format!("!sdfg.scalar<{elem}>");
+        self.allocs
+            .push(format!("%__acc = sdfg.alloc \"__acc\" : {acc_ty}"));
+        self.state("compute");
+        let outer_ins: Vec<(&Port, String)> =
+            ins.iter().map(|(p, _)| (*p, self.read_node(p))).collect();
+        let (result, level) = self.open_map(
+            "partial",
+            &[("__p".into(), format!("0:{parts}"))],
+            false,
+            &outer_ins,
+            (&out_port.conn, &out_port.ty),
+            None,
+        );
+        let first = self.tasklet("first", &reads("__p", &level), &elem, product);
+        let acc0 = self.fresh();
+        self.line(format!(
+            "{acc0} = sdfg.access %__acc writes({first}[\"0\"] : {elem}) : {acc_ty}"
+        ));
+        let level_ins: Vec<(&Port, String)> = ins
+            .iter()
+            .zip(&level)
+            .map(|((p, _), v)| (*p, v.clone()))
+            .collect();
+        let (reduced, inside) = self.open_map(
+            "reduce",
+            &[("__e".into(), format!("__p + {PARTS}:{total}:{PARTS}"))],
+            true,
+            &level_ins,
+            ("__acc", &acc_ty),
+            Some((&acc0, &acc_ty)),
+        );
+        let next = self.tasklet("product", &reads("__e", &inside), &elem, product);
+        self.close_map("__acc", &next, "0", wcr, &elem);
+        let acc1 = self.fresh();
+        self.line(format!(
+            "{acc1} = sdfg.access %__acc writes({reduced}[\"0\"{wcr}] : {acc_ty}) : {acc_ty}"
+        ));
+        let acc_port = Port {
+            conn: "__acc".into(),
+            elem: elem.clone(),
+            ty: acc_ty,
+            sizes: Vec::new(),
+            strides: Vec::new(),
+        };
+        let partial = [In {
+            port: &acc_port,
+            data: acc1,
+            index: Vec::new(),
+        }];
+        let value = self.tasklet("finish", &partial, &elem, |_, args| args[0].clone());
+        self.close_map(&out_port.conn, &value, &out_subset, wcr, &elem);
+        write_out(self, &result, wcr);
+    }
 }
+
+/// The number of partial results of a [`Gen::parallel_reduction`]: 128
+/// blocks of 256 threads, each reading every 32768th element (coalesced),
+/// and as many atomic updates of the result.
+const PARTS: i64 = 32768;
 
 /// How a contraction's accumulator starts.
 enum Init<'s> {
@@ -744,6 +911,9 @@ enum Init<'s> {
     /// At the output element's current value.
     Current,
 }
+
+/// Writes a tasklet's body from its arguments' names, returning the result.
+type TaskletBody<'f> = &'f dyn Fn(&mut Body, &[String]) -> String;
 
 /// A tasklet body under construction.
 struct Body {
@@ -861,8 +1031,8 @@ impl Gen {
                     (&c, c_index),
                     Init::Constant("0"),
                     ", wcr sum",
-                    |body, args| body.arith("mul", &args[0], &args[1], &elem),
-                    |_, args| args[0].clone(),
+                    &|body, args| body.arith("mul", &args[0], &args[1], &elem),
+                    None,
                     &[],
                 );
                 Ok(())
@@ -952,7 +1122,7 @@ impl Gen {
         let b0 = self.read_node(&b);
         let (result, level) = self.open_map(
             "rows",
-            &rows,
+            &from_zero(&rows),
             false,
             &[(&a, a0), (&b, b0)],
             (&c.conn, &c.ty),
@@ -960,7 +1130,7 @@ impl Gen {
         );
         let (kres, klevel) = self.open_map(
             "k",
-            &[("__k".into(), k)],
+            &from_zero(&[("__k".into(), k)]),
             true,
             &[(&a, level[0].clone()), (&b, level[1].clone())],
             (&c.conn, &c.ty),
@@ -968,7 +1138,7 @@ impl Gen {
         );
         let (jres, jlevel) = self.open_map(
             "j",
-            &[("__j".into(), n)],
+            &from_zero(&[("__j".into(), n)]),
             true,
             &[(&a, klevel[0].clone()), (&b, klevel[1].clone())],
             (&c.conn, &c.ty),
@@ -1067,8 +1237,8 @@ impl Gen {
             (&y, vec![var("__i")]),
             Init::Constant("0"),
             ", wcr sum",
-            |body, args| body.arith("mul", &args[0], &args[1], &e1),
-            |body, args| {
+            &|body, args| body.arith("mul", &args[0], &args[1], &e1),
+            Some(&|body, args| {
                 let al = body.scalar(&alpha, &e2);
                 let r = body.arith("mul", &al, &args[0], &e2);
                 match args.get(1) {
@@ -1079,7 +1249,7 @@ impl Gen {
                     }
                     None => r,
                 }
-            },
+            }),
             &extra,
         );
         Ok(())
@@ -1098,8 +1268,8 @@ impl Gen {
             (&out, index),
             Init::Constant("0"),
             ", wcr sum",
-            |body, args| body.arith("mul", &args[0], &args[1], &elem),
-            |_, args| args[0].clone(),
+            &|body, args| body.arith("mul", &args[0], &args[1], &elem),
+            None,
             &[],
         );
         Ok(())
@@ -1168,8 +1338,8 @@ impl Gen {
             (&output, out_index),
             init,
             &wcr,
-            |_, args| args[0].clone(),
-            |_, args| args[0].clone(),
+            &|_, args| args[0].clone(),
+            None,
             &[],
         );
         Ok(())

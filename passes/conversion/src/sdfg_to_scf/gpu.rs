@@ -103,13 +103,14 @@ fn dimension_indices(counts: &[Expr], prefix: &str) -> Vec<Expr> {
     k
 }
 
-/// Where `data` lives: on the device (`Some(true)`), on the host only
-/// (`Some(false)`), or where its user puts it (`None`; scalars too).
+/// Where `data` lives: on the device (`Some(true)`, scalars in device
+/// memory too), on the host only (`Some(false)`), or where its user puts
+/// it (`None`; other scalars too).
 fn residence(data: &Data) -> Option<bool> {
-    if data.scalar {
-        None
-    } else if data.gpu_global {
+    if data.gpu_global {
         Some(true)
+    } else if data.scalar {
+        None
     } else if data.host_only {
         Some(false)
     } else {
@@ -785,7 +786,7 @@ impl<'a> Function<'a, '_> {
     /// Whether GPU-scheduled nested SDFG `nested` is better called by the
     /// host, its maps launched as kernels, than run as a kernel of one
     /// thread: when it is a sequence of states that hold only maps and
-    /// access nodes of its arguments, all of them arrays in device memory,
+    /// access nodes of its arguments, all of them in device memory,
     /// and transients only the maps use (as DaCe's pure expansion of a
     /// matrix product is). Its maps are then
     /// inferred to run on the GPU, as top-level maps on GPU data are.
@@ -804,7 +805,7 @@ impl<'a> Function<'a, '_> {
             .iter()
             .zip(&arguments)
             .all(|(arg, name)| {
-                layout(arg.ty()).is_ok_and(|l| !l.scalar)
+                layout(arg.ty()).is_ok()
                     && residences
                         .get(name)
                         .is_some_and(|(gpu_global, _)| *gpu_global)
