@@ -58,74 +58,61 @@ prepare() {
   done
   .venv/bin/python bench/python/gpu_cases.py "$out/cases" \
     "${SDFG_CORPUS_DIR:-$repo/../shared/corpus}"/seeds/*.sdfg bench/kernels/*.py
+  cp bench/python/gpu_table.py bench/python/dace_cuda.py "$out/"
 }
 
-# One program: runs it on the GPU and on the CPU, prints its row.
-run_case() {
-  local case=$1 bin=$2 name args=()
-  name=$(basename "$case")
+# One run of one program: `gpu` (sdfg-run on the GPU), `cpu` (sdfg-run
+# --cpu-fallback) or `dace` (DaCe's CUDA build, when the case has one);
+# leaves RUN.log, RUN.rc and the outputs in the case's folder.
+run_one() {
+  local case=$1 run=$2 bin=$3 args=()
   if [ -f "$case/symbols" ]; then
     while IFS= read -r kv; do [ -n "$kv" ] && args+=(--set "$kv"); done <"$case/symbols"
   fi
   if [ -d "$case/in" ]; then
     for f in "$case"/in/*.npy; do args+=(--input "$(basename "$f" .npy)=$f"); done
   fi
-  rm -rf "$case/cpu" "$case/gpu"
-  local cpu_ms=- gpu_ms=- result
-  if ! timeout 120 "$bin" "$case/gpu.sdfg" "${args[@]}" --out "$case/gpu" --time --repeat "$REPEAT" >"$case/gpu.log" 2>&1; then
-    result="gpu-fails:$(grep -m1 -o -e 'error: .*' -e 'overflowed.*' -e 'Segmentation.*' "$case/gpu.log" | sed 's/^error: //; s/.*error: //' | cut -c1-60 | tr ' ' '_')"
-  elif ! timeout 120 "$bin" "$case/gpu.sdfg" "${args[@]}" --cpu-fallback --out "$case/cpu" --time --repeat "$REPEAT" >"$case/cpu.log" 2>&1; then
-    result="cpu-fails"
-  else
-    result=$(python3 - "$case" <<'EOF'
-import os, sys
-import numpy as np
-case = sys.argv[1]
-def load(d):
-    p = os.path.join(case, d)
-    return {f[:-4]: np.load(os.path.join(p, f)) for f in os.listdir(p)} if os.path.isdir(p) else {}
-cpu, gpu, ref = load("cpu"), load("gpu"), load("numpy")
-def close(a, b):
-    return a.shape == b.shape and np.allclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=True)
-bad = [k for k in cpu if k not in gpu or not close(gpu[k], cpu[k])]
-if bad:
-    print("differs:" + ",".join(bad)); sys.exit()
-worse = [k for k in ref if k in gpu and not close(gpu[k].reshape(ref[k].shape) if gpu[k].size == ref[k].size else gpu[k], ref[k])]
-print("agrees" + ("(numpy-differs:" + ",".join(worse) + ")" if worse else ("+numpy" if ref else "")))
-EOF
-)
-    cpu_ms=$(grep -o 'median [0-9.]*' "$case/cpu.log" | cut -d' ' -f2)
-    gpu_ms=$(grep -o 'median [0-9.]*' "$case/gpu.log" | cut -d' ' -f2)
-  fi
-  local speedup=-
-  if [ -n "$cpu_ms" ] && [ -n "$gpu_ms" ] && [ "$cpu_ms" != - ] && [ "$gpu_ms" != - ]; then
-    speedup=$(python3 -c "print(f'{$cpu_ms / max($gpu_ms, 1e-6):.2f}x')")
-  fi
-  printf '%-40s %-34s %10s %10s %8s\n' "$name" "$result" "$cpu_ms" "$gpu_ms" "$speedup"
+  local rc=0
+  case $run in
+    gpu) rm -rf "$case/gpu"
+      timeout "$TIMEOUT" "$bin" "$case/gpu.sdfg" "${args[@]}" --out "$case/gpu" --time --repeat "$REPEAT" >"$case/gpu.log" 2>&1 || rc=$? ;;
+    cpu) rm -rf "$case/cpu"
+      timeout "$TIMEOUT" "$bin" "$case/gpu.sdfg" "${args[@]}" --cpu-fallback --out "$case/cpu" --time --repeat "$REPEAT" >"$case/cpu.log" 2>&1 || rc=$? ;;
+    dace) [ -f "$case/dace/libprogram.so" ] || return 0
+      rm -rf "$case/dace_out"
+      timeout "$TIMEOUT" python3 "$DIR/dace_cuda.py" run "$case" --repeat "$REPEAT" >"$case/dace.log" 2>&1 || rc=$? ;;
+  esac
+  echo "$rc" >"$case/$run.rc"
 }
 
 run() {
   # One program's failure is a row of the table, not the end of the run.
   set +e +o pipefail
-  local out
-  out=$(cd "$1" && pwd)
-  local bin=$out/bin/sdfg-run
+  DIR=$(cd "$1" && pwd)
+  local bin=$DIR/bin/sdfg-run
   [ -x "$bin" ] || python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" "$bin.xz" "$bin"
   chmod +x "$bin"
-  export MLIR_SYS_190_PREFIX=$out REPEAT
-  [ -d "$out/cuda" ] && export SDFG_CUDA_TOOLKIT=${SDFG_CUDA_TOOLKIT:-$out/cuda}
-  # JOBS programs at a time, the cores shared out between their CPU runs.
-  local jobs=${JOBS:-1}
-  export OMP_NUM_THREADS=$(( $(nproc) / jobs > 0 ? $(nproc) / jobs : 1 ))
+  export DIR REPEAT TIMEOUT=${TIMEOUT:-60} MLIR_SYS_190_PREFIX=$DIR
+  [ -d "$DIR/cuda" ] && export SDFG_CUDA_TOOLKIT=${SDFG_CUDA_TOOLKIT:-$DIR/cuda}
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
-  echo "JOBS=$jobs OMP_NUM_THREADS=$OMP_NUM_THREADS REPEAT=$REPEAT (times: medians in ms; speedup: CPU time / GPU time)"
-  printf '%-40s %-34s %10s %10s %8s\n' program result cpu_ms gpu_ms speedup
-  export -f run_case
-  local rows
-  rows=$(mktemp)
-  ls -d "$out"/cases/*/ | xargs -P "$jobs" -I{} bash -c 'run_case "$1" "$2"' _ {} "$bin" | tee "$rows"
-  echo "programs: $(wc -l <"$rows"); ran on the GPU: $(grep -vc gpu-fails "$rows"); same outputs as the CPU: $(grep -c ' agrees' "$rows")"
-  rm -f "$rows"
+  export -f run_one
+  # The CPU runs, CPU_JOBS programs at a time with the cores shared out
+  # between them but two, go alongside our GPU runs and then DaCe's,
+  # GPU_JOBS at a time (few, so that kernels of different programs seldom
+  # share the GPU).
+  local gpu_jobs=${GPU_JOBS:-2} cpu_jobs=${CPU_JOBS:-3}
+  local threads=$(( ($(nproc) - 2) / cpu_jobs > 0 ? ($(nproc) - 2) / cpu_jobs : 1 ))
+  echo "REPEAT=$REPEAT TIMEOUT=${TIMEOUT}s GPU_JOBS=$gpu_jobs CPU_JOBS=$cpu_jobs OMP_NUM_THREADS=$threads (times: medians of whole calls in ms, argument copies included)"
+  phase() {
+    local run=$1 jobs=$2 start=$SECONDS
+    ls -d "$DIR"/cases/*/ | xargs -P "$jobs" -I{} bash -c 'run_one "$1" "$2" "$3"' _ {} "$run" "$bin"
+    echo "$run runs: $((SECONDS - start)) s"
+  }
+  OMP_NUM_THREADS=$threads phase cpu "$cpu_jobs" &
+  phase gpu "$gpu_jobs"
+  phase dace "$gpu_jobs"
+  wait
+  python3 "$DIR/gpu_table.py" "$DIR/cases"
 }
 
 case $mode in

@@ -1,5 +1,7 @@
-// RUN: sdfg-opt %s --convert-sdfg-to-gpu | FileCheck %s
-// RUN: sdfg-run %s --cpu-fallback --save-inputs %t/in --out %t/out && %python -c "import numpy as np; a = np.load('%t/in/A.npy'); b0 = np.load('%t/in/B.npy'); b = np.load('%t/out/B.npy'); e = b0.copy(); e[2:10, 1] = 2 * a[0:8]; assert (b == e).all(); print('copied')" | FileCheck %s --check-prefix=EXEC
+// RUN: sdfg-opt %s -split-input-file --convert-sdfg-to-gpu | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file --sdfg-lower-to-nvvm -o /dev/null
+// RUN: sdfg-run %s --function device_copies --cpu-fallback --save-inputs %t/in2 --out %t/out2 && %python -c "import numpy as np; a = np.load('%t/in2/A.npy'); b = np.load('%t/out2/B.npy'); e = a[1:5].copy(); e[1:4] = e[0:3].copy(); assert (b == e).all(); print('copied')" | FileCheck %s --check-prefix=EXEC2
+// RUN: sdfg-run %s --function copies --cpu-fallback --save-inputs %t/in --out %t/out && %python -c "import numpy as np; a = np.load('%t/in/A.npy'); b0 = np.load('%t/in/B.npy'); b = np.load('%t/out/B.npy'); e = b0.copy(); e[2:10, 1] = 2 * a[0:8]; assert (b == e).all(); print('copied')" | FileCheck %s --check-prefix=EXEC
 
 // Copies between host and device memory: a whole container into one of the
 // same layout is one gpu.memcpy; a subset goes through a host mirror of the
@@ -34,5 +36,38 @@ sdfg.sdfg @copies(%A: !sdfg.array<f64 ["8"]> as "A", %B: !sdfg.array<f64 ["12", 
     }
     %h = sdfg.access %G writes(%r["0:8"] : !sdfg.array<f64 ["8"] storage GPU_Global>) : !sdfg.array<f64 ["8"] storage GPU_Global>
     %b = sdfg.access %B writes(%h["0:8" -> "2:10, 1"] : !sdfg.array<f64 ["8"] storage GPU_Global>) : !sdfg.array<f64 ["12", "3"]>
+  }
+}
+
+// -----
+
+// A copy between two subsets of device memory is a kernel with a thread per
+// element; a copy within one container, whose subsets may overlap, is a
+// kernel of one thread that copies in order (backwards when the destination
+// lies after the source), as the host copy does.
+// CHECK-LABEL: func.func @device_copies
+// CHECK: gpu.launch blocks(%[[B:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256
+// CHECK: %[[BASE:.*]] = arith.muli %[[B]], %c256
+// CHECK: %[[I:.*]] = arith.addi %[[BASE]], %[[T]] : index
+// CHECK: arith.cmpi slt, %[[I]], %{{.*}} : index
+// CHECK-NOT: scf.for
+// CHECK: memref.store
+// CHECK: gpu.terminator
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ONE:.*]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads
+// CHECK: arith.select
+// CHECK: scf.for
+// CHECK: gpu.terminator
+// CHECK-NOT: memref.alloc(
+
+// EXEC2: copied
+sdfg.sdfg @device_copies(%A: !sdfg.array<f64 ["5", "6"]> as "A", %B: !sdfg.array<f64 ["4", "6"]> as "B") {
+  %GA = sdfg.alloc "GA" : !sdfg.array<f64 ["5", "6"] storage GPU_Global>
+  %GB = sdfg.alloc "GB" : !sdfg.array<f64 ["4", "6"] storage GPU_Global>
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["5", "6"]>
+    %ga = sdfg.access %GA writes(%a["0:5, 0:6"] : !sdfg.array<f64 ["5", "6"]>) : !sdfg.array<f64 ["5", "6"] storage GPU_Global>
+    %gb = sdfg.access %GB writes(%ga["1:5, 0:6" -> "0:4, 0:6"] : !sdfg.array<f64 ["5", "6"] storage GPU_Global>) : !sdfg.array<f64 ["4", "6"] storage GPU_Global>
+    %gb2 = sdfg.access %GB writes(%gb["0:3, 0:6" -> "1:4, 0:6"] : !sdfg.array<f64 ["4", "6"] storage GPU_Global>) : !sdfg.array<f64 ["4", "6"] storage GPU_Global>
+    %b = sdfg.access %B writes(%gb2["0:4, 0:6"] : !sdfg.array<f64 ["4", "6"] storage GPU_Global>) : !sdfg.array<f64 ["4", "6"]>
   }
 }

@@ -652,6 +652,24 @@ impl<'a> Function<'a, '_> {
             }
             return self.pop_into(op, env, src, &from.min_element(), dst, &to);
         }
+        self.copy_elements(op, env, (src, &from), (dst, &to), wcr, parallel, None)
+    }
+
+    /// Copies the points of subset `from` of `src` to the points of `to` in
+    /// `dst` with the same row-major positions: by loops over them, or,
+    /// with `thread` (an index value), only the point at that position
+    /// (one thread of a copy kernel, which guards the range).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn copy_elements(
+        &mut self,
+        op: Op<'a>,
+        env: &HashMap<String, String>,
+        (src, from): (&Data, &Subset),
+        (dst, to): (&Data, &Subset),
+        wcr: Option<Reduction>,
+        parallel: &[String],
+        thread: Option<&str>,
+    ) -> Result<'a, ()> {
         let src_sizes: Vec<Expr> = from.ranges().iter().map(Range::size).collect();
         let dst_sizes: Vec<Expr> = to.ranges().iter().map(Range::size).collect();
         let squeeze = |v: &[Expr]| {
@@ -664,32 +682,48 @@ impl<'a> Function<'a, '_> {
         // Loop over the source subset's points (backwards when the
         // destination overlaps the source's later elements); map each to
         // the destination's point with the same position.
-        let backwards = self.copy_backwards(op, env, (src, &from), (dst, &to))?;
         let mut loop_env = env.clone();
-        let mut counters = Vec::new();
-        for (d, size) in src_sizes.iter().enumerate() {
-            if size.as_int() == Some(1) {
-                counters.push(None);
-                continue;
-            }
-            let zero = self.body.index(0);
-            let one = self.body.index(1);
-            let n = self.emit_int(op, &loop_env, size)?;
-            let iv = self.body.fresh();
-            self.body
-                .open(format!("scf.for {iv} = {zero} to {n} step {one}"));
-            let k = match &backwards {
-                Some(flag) => {
-                    let last = self.body.assign(format!("arith.subi {n}, {one} : index"));
-                    let down = self.body.assign(format!("arith.subi {last}, {iv} : index"));
-                    self.body
-                        .assign(format!("arith.select {flag}, {down}, {iv} : index"))
+        let mut counters = vec![None; src_sizes.len()];
+        let moving: Vec<usize> = (0..src_sizes.len())
+            .filter(|d| src_sizes[*d].as_int() != Some(1))
+            .collect();
+        match thread {
+            Some(thread) => {
+                // The thread's position, unravelled over the non-unit sizes.
+                loop_env.insert("__copy_thread".into(), thread.to_string());
+                let mut rest = Expr::symbol("__copy_thread");
+                for (k, d) in moving.iter().enumerate().rev() {
+                    counters[*d] = Some(if k == 0 {
+                        rest.clone()
+                    } else {
+                        Expr::modulo(&rest, &src_sizes[*d])
+                    });
+                    rest = Expr::floordiv(&rest, &src_sizes[*d]);
                 }
-                None => iv,
-            };
-            let name = format!("__copy{d}");
-            loop_env.insert(name.clone(), k);
-            counters.push(Some(Expr::symbol(&name)));
+            }
+            None => {
+                let backwards = self.copy_backwards(op, env, (src, from), (dst, to))?;
+                for d in moving.iter().copied() {
+                    let zero = self.body.index(0);
+                    let one = self.body.index(1);
+                    let n = self.emit_int(op, &loop_env, &src_sizes[d])?;
+                    let iv = self.body.fresh();
+                    self.body
+                        .open(format!("scf.for {iv} = {zero} to {n} step {one}"));
+                    let k = match &backwards {
+                        Some(flag) => {
+                            let last = self.body.assign(format!("arith.subi {n}, {one} : index"));
+                            let down = self.body.assign(format!("arith.subi {last}, {iv} : index"));
+                            self.body
+                                .assign(format!("arith.select {flag}, {down}, {iv} : index"))
+                        }
+                        None => iv,
+                    };
+                    let name = format!("__copy{d}");
+                    loop_env.insert(name.clone(), k);
+                    counters[d] = Some(Expr::symbol(&name));
+                }
+            }
         }
         let position = |ranges: &[Range], counters: &[Option<Expr>]| -> Vec<Expr> {
             ranges
@@ -747,8 +781,8 @@ impl<'a> Function<'a, '_> {
             wcr,
             parallel,
         )?;
-        for c in &counters {
-            if c.is_some() {
+        if thread.is_none() {
+            for _ in &moving {
                 self.body.close("");
             }
         }

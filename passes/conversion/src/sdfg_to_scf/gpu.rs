@@ -306,9 +306,10 @@ impl<'a> Function<'a, '_> {
 
     /// A copy edge between host and device memory, written by host code.
     /// A copy of one whole container into another of the same layout is
-    /// one `gpu.memcpy`; any other goes through host buffers that mirror
-    /// the device side (read back first, so that what the copy does not
-    /// write is kept).
+    /// one `gpu.memcpy`; one between two device containers is a kernel
+    /// ([`Self::copy_kernel`]); any other goes through host buffers that
+    /// mirror the device side (read back first, so that what the copy does
+    /// not write is kept).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn device_copy(
         &mut self,
@@ -338,6 +339,9 @@ impl<'a> Function<'a, '_> {
             self.device_memcpy(&dst.memref, &src.memref, &ty);
             return Ok(());
         }
+        if self.on_device(src) && self.on_device(dst) {
+            return self.copy_kernel(op, env, (src, from), (dst, to), wcr, parallel);
+        }
         let mut staged_src = src.clone();
         let mut staged_dst = dst.clone();
         if self.on_device(src) {
@@ -361,6 +365,91 @@ impl<'a> Function<'a, '_> {
                     staged.memref_type()
                 ));
             }
+        }
+        Ok(())
+    }
+
+    /// A copy between two subsets of device memory, as a kernel: one
+    /// thread per element (blocks of 256) between distinct containers, or
+    /// one thread copying in order where source and destination may
+    /// overlap (the same container, or views), as the host copy would.
+    fn copy_kernel(
+        &mut self,
+        op: Op<'a>,
+        env: &HashMap<String, String>,
+        (src, from): (&Data, &Subset),
+        (dst, to): (&Data, &Subset),
+        wcr: Option<Reduction>,
+        parallel: &[String],
+    ) -> Result<'a, ()> {
+        let distinct = src.name != dst.name
+            && [src, dst]
+                .iter()
+                .all(|d| d.base.is_none() && d.reference.is_none());
+        let one = self.body.index(1);
+        let threads = if distinct {
+            let count = from
+                .ranges()
+                .iter()
+                .fold(Expr::int(1), |n, r| Expr::mul(&n, &r.size()));
+            let total = self.emit_int(op, env, &count)?;
+            let block = self.body.index(256);
+            let grid = self
+                .body
+                .assign(format!("arith.ceildivsi {total}, {block} : index"));
+            let zero = self.body.index(0);
+            let nonempty = self
+                .body
+                .assign(format!("arith.cmpi sgt, {total}, {zero} : index"));
+            self.body.open(format!("scf.if {nonempty}"));
+            Some((total, grid, block))
+        } else {
+            None
+        };
+        let (grid, block) = match &threads {
+            Some((_, grid, block)) => (grid.clone(), block.clone()),
+            None => (one.clone(), one.clone()),
+        };
+        let ids: Vec<String> = (0..12).map(|_| self.body.fresh()).collect();
+        self.body.open(format!(
+            "gpu.launch blocks({}, {}, {}) in ({} = {grid}, {} = {one}, {} = {one}) threads({}, {}, {}) in ({} = {block}, {} = {one}, {} = {one})",
+            ids[0], ids[1], ids[2], ids[3], ids[4], ids[5], ids[6], ids[7], ids[8], ids[9], ids[10], ids[11],
+        ));
+        let thread = match &threads {
+            Some((total, _, block)) => {
+                let base = self
+                    .body
+                    .assign(format!("arith.muli {}, {block} : index", ids[0]));
+                let i = self
+                    .body
+                    .assign(format!("arith.addi {base}, {} : index", ids[6]));
+                let inside = self
+                    .body
+                    .assign(format!("arith.cmpi slt, {i}, {total} : index"));
+                self.body.open(format!("scf.if {inside}"));
+                Some(i)
+            }
+            None => None,
+        };
+        self.module.in_kernel = true;
+        let copied = self.copy_elements(
+            op,
+            env,
+            (src, from),
+            (dst, to),
+            wcr,
+            parallel,
+            thread.as_deref(),
+        );
+        self.module.in_kernel = false;
+        copied?;
+        if thread.is_some() {
+            self.body.close("");
+        }
+        self.body.line("gpu.terminator");
+        self.body.close("");
+        if threads.is_some() {
+            self.body.close("");
         }
         Ok(())
     }
