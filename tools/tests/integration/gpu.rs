@@ -127,7 +127,13 @@ fn gpu_programs_lower_to_ptx_that_ptxas_accepts() {
                 modules += n;
             }
             Err(e) => {
-                let first = e.lines().next().unwrap_or_default().to_string();
+                // The first error (warnings may come before it).
+                let first = e
+                    .lines()
+                    .find(|l| l.contains("error:"))
+                    .or_else(|| e.lines().next())
+                    .unwrap_or_default()
+                    .to_string();
                 assert!(
                     k >= seed_count,
                     "seed {name} after apply_gpu_transformations does not lower: {e}"

@@ -291,17 +291,24 @@ impl<'a> Function<'a, '_> {
         }
     }
 
-    /// Zero-fills device memory `memref` of `data` through a host buffer.
-    pub(super) fn device_zero_fill(&mut self, memref: &str, data: &Data) {
-        let staged = Data {
-            memref: memref.to_string(),
-            ..data.clone()
-        };
-        let host = self.host_mirror(&staged, false);
-        self.zero_fill(&host, &data.elem, data.scalar);
-        let ty = data.memref_type();
-        self.device_memcpy(memref, &host, &ty);
-        self.body.line(format!("memref.dealloc {host} : {ty}"));
+    /// Zero-fills device memory `memref` of `data`, with a kernel.
+    pub(super) fn device_zero_fill(&mut self, memref: &str, data: &Data) -> Result<'a, ()> {
+        let scalar = data.scalar || data.stream;
+        let count = (!scalar).then(|| {
+            let zero = self.body.index(0);
+            self.body.assign(format!(
+                "memref.dim {memref}, {zero} : {}",
+                data.memref_type()
+            ))
+        });
+        self.element_kernel(count.as_deref(), |f, i| {
+            let zero = super::types::zero(&mut f.body, &data.elem.ty);
+            let ty = data.memref_type();
+            let index = i.unwrap_or_default();
+            f.body
+                .line(format!("memref.store {zero}, {memref}[{index}] : {ty}"));
+            Ok(())
+        })
     }
 
     /// A copy edge between host and device memory, written by host code.
@@ -370,9 +377,9 @@ impl<'a> Function<'a, '_> {
     }
 
     /// A copy between two subsets of device memory, as a kernel: one
-    /// thread per element (blocks of 256) between distinct containers, or
-    /// one thread copying in order where source and destination may
-    /// overlap (the same container, or views), as the host copy would.
+    /// thread per element between distinct containers, or one thread
+    /// copying in order where source and destination may overlap (the same
+    /// container, or views), as the host copy would.
     fn copy_kernel(
         &mut self,
         op: Op<'a>,
@@ -386,28 +393,42 @@ impl<'a> Function<'a, '_> {
             && [src, dst]
                 .iter()
                 .all(|d| d.base.is_none() && d.reference.is_none());
-        let one = self.body.index(1);
-        let threads = if distinct {
+        let count = if distinct {
             let count = from
                 .ranges()
                 .iter()
                 .fold(Expr::int(1), |n, r| Expr::mul(&n, &r.size()));
-            let total = self.emit_int(op, env, &count)?;
-            let block = self.body.index(256);
-            let grid = self
-                .body
-                .assign(format!("arith.ceildivsi {total}, {block} : index"));
-            let zero = self.body.index(0);
-            let nonempty = self
-                .body
-                .assign(format!("arith.cmpi sgt, {total}, {zero} : index"));
-            self.body.open(format!("scf.if {nonempty}"));
-            Some((total, grid, block))
+            Some(self.emit_int(op, env, &count)?)
         } else {
             None
         };
-        let (grid, block) = match &threads {
-            Some((_, grid, block)) => (grid.clone(), block.clone()),
+        self.element_kernel(count.as_deref(), |f, thread| {
+            f.copy_elements(op, env, (src, from), (dst, to), wcr, parallel, thread)
+        })
+    }
+
+    /// A kernel written by `body`: with `count` (an index value), one
+    /// thread per element in blocks of 256, `body` given the thread's
+    /// element and run where it is below `count`; without, one thread.
+    fn element_kernel(
+        &mut self,
+        count: Option<&str>,
+        body: impl FnOnce(&mut Self, Option<&str>) -> Result<'a, ()>,
+    ) -> Result<'a, ()> {
+        let one = self.body.index(1);
+        let (grid, block) = match count {
+            Some(count) => {
+                let block = self.body.index(256);
+                let zero = self.body.index(0);
+                let nonempty = self
+                    .body
+                    .assign(format!("arith.cmpi sgt, {count}, {zero} : index"));
+                self.body.open(format!("scf.if {nonempty}"));
+                let grid = self
+                    .body
+                    .assign(format!("arith.ceildivsi {count}, {block} : index"));
+                (grid, block)
+            }
             None => (one.clone(), one.clone()),
         };
         let ids: Vec<String> = (0..12).map(|_| self.body.fresh()).collect();
@@ -415,8 +436,8 @@ impl<'a> Function<'a, '_> {
             "gpu.launch blocks({}, {}, {}) in ({} = {grid}, {} = {one}, {} = {one}) threads({}, {}, {}) in ({} = {block}, {} = {one}, {} = {one})",
             ids[0], ids[1], ids[2], ids[3], ids[4], ids[5], ids[6], ids[7], ids[8], ids[9], ids[10], ids[11],
         ));
-        let thread = match &threads {
-            Some((total, _, block)) => {
+        let thread = match count {
+            Some(count) => {
                 let base = self
                     .body
                     .assign(format!("arith.muli {}, {block} : index", ids[0]));
@@ -425,30 +446,22 @@ impl<'a> Function<'a, '_> {
                     .assign(format!("arith.addi {base}, {} : index", ids[6]));
                 let inside = self
                     .body
-                    .assign(format!("arith.cmpi slt, {i}, {total} : index"));
+                    .assign(format!("arith.cmpi slt, {i}, {count} : index"));
                 self.body.open(format!("scf.if {inside}"));
                 Some(i)
             }
             None => None,
         };
         self.module.in_kernel = true;
-        let copied = self.copy_elements(
-            op,
-            env,
-            (src, from),
-            (dst, to),
-            wcr,
-            parallel,
-            thread.as_deref(),
-        );
+        let written = body(self, thread.as_deref());
         self.module.in_kernel = false;
-        copied?;
+        written?;
         if thread.is_some() {
             self.body.close("");
         }
         self.body.line("gpu.terminator");
         self.body.close("");
-        if threads.is_some() {
+        if count.is_some() {
             self.body.close("");
         }
         Ok(())

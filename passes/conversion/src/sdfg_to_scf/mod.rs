@@ -1329,7 +1329,7 @@ impl<'a> Function<'a, '_> {
         let zero = !whole || !initialization::written_before_read(self.sdfg, alloc, &layout);
         let data = Data::new(name, memref, layout);
         if zero {
-            self.device_zero_fill(&data.memref.clone(), &data);
+            self.device_zero_fill(&data.memref.clone(), &data)?;
         }
         Ok(data)
     }
