@@ -281,7 +281,7 @@ impl<'a> Function<'a, '_> {
 
     /// A host memref with the size of `data`'s memref, holding a copy of
     /// it when `fill`.
-    fn host_mirror(&mut self, data: &Data, fill: bool) -> String {
+    pub(super) fn host_mirror(&mut self, data: &Data, fill: bool) -> String {
         let ty = data.memref_type();
         let scalar = data.scalar || data.stream;
         if fill {

@@ -147,7 +147,7 @@ impl<'a> Function<'a, '_> {
             props,
         };
         if calls_lapack(class) {
-            return self.lower_lapack(&mut lib, kind);
+            return self.lapack_on_host(&mut lib, kind);
         }
         let compound = lib
             .inputs
@@ -185,6 +185,40 @@ impl<'a> Function<'a, '_> {
             "Ger" => self.ger(&mut lib),
             _ => fail(node, format!("library node `{class}` has no lowering")),
         }
+    }
+
+    /// A LAPACK node; one on device data (there is no GPU LAPACK here)
+    /// runs on the host, on host copies of its containers, the written ones
+    /// copied back after.
+    fn lapack_on_host(&mut self, lib: &mut Library<'a>, kind: &str) -> Result<'a, ()> {
+        let mut mirrors: Vec<(Data, String, bool)> = Vec::new();
+        if !self.module.in_kernel {
+            let outputs: Vec<String> = lib.outputs.values().map(|(d, _)| d.name.clone()).collect();
+            for (data, _) in lib.inputs.values_mut().chain(lib.outputs.values_mut()) {
+                if !self.on_device(data) {
+                    continue;
+                }
+                let host = match mirrors.iter().find(|(d, _, _)| d.memref == data.memref) {
+                    Some((_, host, _)) => host.clone(),
+                    None => {
+                        let host = self.host_mirror(data, true);
+                        mirrors.push((data.clone(), host.clone(), outputs.contains(&data.name)));
+                        host
+                    }
+                };
+                data.memref = host;
+                data.gpu_global = false;
+            }
+        }
+        self.lower_lapack(lib, kind)?;
+        for (device, host, written) in mirrors {
+            let ty = device.memref_type();
+            if written {
+                self.device_memcpy(&device.memref, &host, &ty);
+            }
+            self.body.line(format!("memref.dealloc {host} : {ty}"));
+        }
+        Ok(())
     }
 
     /// Opens a loop nest over `vars` (name, count), parallel when allowed;
