@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
 # The GPU check of issue 20, in one script: runs on a GPU what
 # convert-sdfg-to-gpu lowers, and compares every output with the same
-# program run on the CPU (sdfg-run --cpu-fallback) and, for the bench
-# kernels, with NumPy.
+# program run on the CPU (sdfg-run --cpu-fallback), with DaCe 1.0.2's own
+# CUDA code for the same .sdfg (built with nvcc where the GPU is:
+# bench/python/dace_cuda.py) and, for the bench kernels at small sizes,
+# with NumPy.
 #
 #   scripts/gpu-check.sh                 prepare, then run (a GPU machine set
 #                                        up with this repository's README)
 #   scripts/gpu-check.sh --prepare DIR   build and gather everything into DIR
 #                                        (needs no GPU; DIR can be carried to
-#                                        a machine with only a GPU driver)
+#                                        a machine with a GPU driver, Python
+#                                        with NumPy and, for DaCe's column,
+#                                        CUDA's nvcc)
 #   scripts/gpu-check.sh --run DIR       run what DIR holds
 #
 # The programs: DaCe's GPU-scheduled corpus programs, the seeds and the
 # `sdfg-bench` kernels after DaCe's apply_gpu_transformations()
-# (bench/python/gpu_cases.py). The table gives, per program, whether the
-# GPU's outputs are the CPU's (and NumPy's), and the median times of both.
+# (bench/python/gpu_cases.py). The table (bench/python/gpu_table.py) gives,
+# per program, whether the GPU's outputs are the CPU's, NumPy's and DaCe's,
+# and the median times of the three runs. REPEAT (timed calls, default 5),
+# TIMEOUT (seconds per run, default 60), GPU_JOBS and CPU_JOBS (programs at
+# a time) tune it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -77,6 +84,8 @@ for case in sorted(os.listdir(root)):
             os.remove(f)
     shutil.rmtree(os.path.join(root, case, "numpy"), ignore_errors=True)
 EOF
+  # DaCe's own CUDA sources for the same programs, built on the GPU machine.
+  .venv/bin/python bench/python/dace_cuda.py prepare "$out/cases" | grep -v '^PREPARED' || true
   cp bench/python/gpu_table.py bench/python/dace_cuda.py "$out/"
 }
 
@@ -85,11 +94,12 @@ EOF
 # leaves RUN.log, RUN.rc and the outputs in the case's folder.
 run_one() {
   local case=$1 run=$2 bin=$3 args=()
+  [ -f "$case/gpu.sdfg" ] || return 0
   if [ -f "$case/symbols" ]; then
     while IFS= read -r kv; do [ -n "$kv" ] && args+=(--set "$kv"); done <"$case/symbols"
   fi
   if [ -d "$case/in" ]; then
-    for f in "$case"/in/*.npy; do args+=(--input "$(basename "$f" .npy)=$f"); done
+    for f in "$case"/in/*.npy; do [ -f "$f" ] && args+=(--input "$(basename "$f" .npy)=$f"); done
   fi
   local rc=0
   case $run in
@@ -98,8 +108,11 @@ run_one() {
     cpu) rm -rf "$case/cpu"
       timeout "$TIMEOUT" "$bin" "$case/gpu.sdfg" "${args[@]}" --cpu-fallback --out "$case/cpu" --time --repeat "$REPEAT" >"$case/cpu.log" 2>&1 || rc=$? ;;
     dace) [ -f "$case/dace/libprogram.so" ] || return 0
+      # The inputs our GPU run made and saved, else the carried ones.
+      local inputs=$case/inputs
+      [ -d "$inputs" ] || inputs=$case/in
       rm -rf "$case/dace_out"
-      timeout "$TIMEOUT" python3 "$DIR/dace_cuda.py" run "$case" --repeat "$REPEAT" >"$case/dace.log" 2>&1 || rc=$? ;;
+      timeout "$TIMEOUT" python3 "$DIR/dace_cuda.py" run "$case" --repeat "$REPEAT" --timeout "$TIMEOUT" --inputs "$inputs" >"$case/dace.log" 2>&1 || rc=$? ;;
   esac
   echo "$rc" >"$case/$run.rc"
 }
@@ -122,6 +135,12 @@ run() {
   local gpu_jobs=${GPU_JOBS:-2} cpu_jobs=${CPU_JOBS:-3}
   local threads=$(( ($(nproc) - 2) / cpu_jobs > 0 ? ($(nproc) - 2) / cpu_jobs : 1 ))
   echo "REPEAT=$REPEAT TIMEOUT=${TIMEOUT}s GPU_JOBS=$gpu_jobs CPU_JOBS=$cpu_jobs OMP_NUM_THREADS=$threads (times: medians of whole calls in ms, argument copies included)"
+  if ls "$DIR"/cases/*/dace/signature.json >/dev/null 2>&1; then
+    local start=$SECONDS
+    python3 "$DIR/dace_cuda.py" build "$DIR/cases" --jobs "$(nproc)" >"$DIR/dace-build.log" 2>&1
+    echo "DaCe builds: $(grep -c '^BUILT' "$DIR/dace-build.log") built, $(grep -c '^BUILDFAIL' "$DIR/dace-build.log") failed, $((SECONDS - start)) s"
+    grep '^BUILDFAIL' "$DIR/dace-build.log" | cut -c1-150
+  fi
   phase() {
     local run=$1 jobs=$2 start=$SECONDS
     ls -d "$DIR"/cases/*/ | xargs -P "$jobs" -I{} bash -c 'run_one "$1" "$2" "$3"' _ {} "$run" "$bin"
