@@ -396,6 +396,19 @@ unsafe extern "C" fn mgpu_stream_synchronize(stream: Handle) {
     }
 }
 
+/// Device memory the compiled code has freed, kept by size for the next
+/// allocation of that size (`cuMemAlloc` and `cuMemFree`, which waits for
+/// the device, cost more than a small program's kernels): the host code
+/// waits for every GPU operation at once, so a freed block is idle. Blocks
+/// live, with the sizes of the blocks in use, in [`ALLOCATIONS`].
+static FREE_BLOCKS: Mutex<Vec<(u64, u64)>> = Mutex::new(Vec::new());
+
+/// The size of each block handed out and not yet freed, by address.
+static ALLOCATIONS: Mutex<Vec<(u64, u64)>> = Mutex::new(Vec::new());
+
+/// The most bytes [`FREE_BLOCKS`] keeps; larger frees go to the driver.
+const CACHED_BYTES: u64 = 4 << 30;
+
 unsafe extern "C" fn mgpu_mem_alloc(bytes: u64, _stream: Handle, host_shared: bool) -> *mut c_void {
     let Some(d) = ready() else {
         return std::ptr::null_mut();
@@ -407,8 +420,23 @@ unsafe extern "C" fn mgpu_mem_alloc(bytes: u64, _stream: Handle, host_shared: bo
     if bytes == 0 {
         return std::ptr::null_mut();
     }
-    let mut ptr = 0u64;
-    check(d, "cuMemAlloc", (d.mem_alloc)(&mut ptr, bytes as usize));
+    let cached = FREE_BLOCKS.lock().ok().and_then(|mut free| {
+        let k = free.iter().position(|(size, _)| *size == bytes)?;
+        Some(free.swap_remove(k).1)
+    });
+    let ptr = match cached {
+        Some(ptr) => ptr,
+        None => {
+            let mut ptr = 0u64;
+            if !check(d, "cuMemAlloc", (d.mem_alloc)(&mut ptr, bytes as usize)) {
+                return std::ptr::null_mut();
+            }
+            ptr
+        }
+    };
+    if let Ok(mut live) = ALLOCATIONS.lock() {
+        live.push((ptr, bytes));
+    }
     ptr as *mut c_void
 }
 
@@ -416,9 +444,18 @@ unsafe extern "C" fn mgpu_mem_free(ptr: *mut c_void, _stream: Handle) {
     if ptr.is_null() {
         return;
     }
-    if let Some(d) = ready() {
-        check(d, "cuMemFree", (d.mem_free)(ptr as u64));
+    let Some(d) = ready() else { return };
+    let size = ALLOCATIONS.lock().ok().and_then(|mut live| {
+        let k = live.iter().position(|(p, _)| *p == ptr as u64)?;
+        Some(live.swap_remove(k).1)
+    });
+    if let (Some(size), Ok(mut free)) = (size, FREE_BLOCKS.lock()) {
+        if free.iter().map(|(s, _)| s).sum::<u64>() + size <= CACHED_BYTES {
+            free.push((size, ptr as u64));
+            return;
+        }
     }
+    check(d, "cuMemFree", (d.mem_free)(ptr as u64));
 }
 
 unsafe extern "C" fn mgpu_memcpy(dst: *mut c_void, src: *mut c_void, bytes: usize, stream: Handle) {

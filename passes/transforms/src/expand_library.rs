@@ -10,9 +10,10 @@
 //!
 //! | node | expansion |
 //! | --- | --- |
-//! | `MatMul` 2-D/3-D, `Gemm` | state `init`: `C = beta * Cin` (or 0) in a parallel map; state `accumulate`: map over (batch,) rows, in it sequential maps over `k` then `j` adding `alpha * A[i, k] * B[k, j]` into `C[i, j]` |
+//! | `MatMul` 2-D/3-D, `Gemm` | state `init`: `C = beta * Cin` (or 0) in a parallel map; state `accumulate`: map over (batch,) rows, in it sequential maps over `k` then `j` adding `alpha * A[i, k] * B[k, j]` into `C[i, j]`; on the GPU, a parallel map over the elements of `C`, each accumulating over `k` from the value `init` left |
 //! | `MatMul` with a vector, `Gemv`, `Dot` | per output element (parallel map): an accumulator set to 0, a sequential map over `k` adding `A[i, k] * x[k]` into it, then `alpha * acc (+ beta * y)` stored |
 //! | `Reduce` | per kept element: an accumulator set to the identity (or the output's value when there is none), a sequential map over the reduced axes combining the input into it with the node's `wcr`, then stored |
+//! | on the GPU, one output element (`Reduce` over all axes, `Dot`, a vector `MatMul`) | a parallel map of partial reductions added into the output with the `wcr` ([`Gen::parallel_reduction`]) |
 //! | `Transpose`, `Axpy`, `Ger` | one parallel map of one tasklet |
 //!
 //! The nested SDFG's arguments are the node's connectors (a `Reduce`'s
@@ -1114,6 +1115,43 @@ impl Gen {
                 body.constant("0", &e)
             });
         }
+        let a_index = if trans_a {
+            index(var("__k"), var("__i"))
+        } else {
+            index(var("__i"), var("__k"))
+        };
+        let b_index = if trans_b {
+            index(var("__j"), var("__k"))
+        } else {
+            index(var("__k"), var("__j"))
+        };
+        let e = elem.clone();
+        let multiply = move |body: &mut Body, args: &[String]| {
+            let p = body.arith("mul", &args[0], &args[1], &e);
+            if alpha == Scalar::Number(1.0) {
+                p
+            } else {
+                let al = body.scalar(&alpha, &e);
+                body.arith("mul", &al, &p, &e)
+            }
+        };
+        if self.gpu {
+            // On the GPU, a thread per element of C (j along x: the reads
+            // of B and the writes of C coalesce), accumulating over k from
+            // the value `init` left.
+            self.contraction(
+                &all,
+                &[("__k".into(), k)],
+                &[(&a, a_index), (&b, b_index)],
+                (&c, c_ij),
+                Init::Current,
+                ", wcr sum",
+                &multiply,
+                None,
+                &[],
+            );
+            return Ok(());
+        }
         // State `accumulate`: rows in parallel, then k, then j.
         self.arg(&a);
         self.arg(&b);
@@ -1144,16 +1182,6 @@ impl Gen {
             (&c.conn, &c.ty),
             None,
         );
-        let a_index = if trans_a {
-            index(var("__k"), var("__i"))
-        } else {
-            index(var("__i"), var("__k"))
-        };
-        let b_index = if trans_b {
-            index(var("__j"), var("__k"))
-        } else {
-            index(var("__k"), var("__j"))
-        };
         let ins = [
             In {
                 port: &a,
@@ -1166,16 +1194,7 @@ impl Gen {
                 index: b_index,
             },
         ];
-        let e = elem.clone();
-        let p = self.tasklet("multiply", &ins, &elem, |body, args| {
-            let p = body.arith("mul", &args[0], &args[1], &e);
-            if alpha == Scalar::Number(1.0) {
-                p
-            } else {
-                let al = body.scalar(&alpha, &e);
-                body.arith("mul", &al, &p, &e)
-            }
-        });
+        let p = self.tasklet("multiply", &ins, &elem, multiply);
         let c_at = c.at(&c_ij);
         self.close_map(&c.conn, &p, &c_at, ", wcr sum", &elem);
         let row_subset = {

@@ -71,3 +71,48 @@ sdfg.sdfg @device_copies(%A: !sdfg.array<f64 ["5", "6"]> as "A", %B: !sdfg.array
     %b = sdfg.access %B writes(%gb2["0:4, 0:6"] : !sdfg.array<f64 ["4", "6"] storage GPU_Global>) : !sdfg.array<f64 ["4", "6"]>
   }
 }
+
+// -----
+
+// An inter-state condition reads a device scalar through a host copy.
+// CHECK-LABEL: func.func @condition
+// CHECK: %[[S:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<f64>
+// CHECK: gpu.launch
+// CHECK: %[[H:.*]] = memref.alloc() : memref<f64>
+// CHECK: gpu.memcpy async [%{{.*}}] %[[H]], %[[S]] : memref<f64>, memref<f64>
+// CHECK: %[[V:.*]] = memref.load %[[H]][] : memref<f64>
+// CHECK: call @__expression{{.*}}(%[[V]])
+// CHECK: memref.dealloc %[[H]] : memref<f64>
+sdfg.sdfg @condition(%A: !sdfg.array<f64 ["4"]> as "A", %B: !sdfg.array<f64 ["1"]> as "B") {
+  %s = sdfg.alloc "s" : !sdfg.scalar<f64 storage GPU_Global>
+  %G = sdfg.alloc "G" : !sdfg.array<f64 ["4"] storage GPU_Global>
+  sdfg.state @first {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4"]>
+    %g = sdfg.access %G writes(%a["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"] storage GPU_Global>
+    %r = sdfg.map "first" ["i" = "0:1"] schedule GPU_Device ins("g" = %g["0"] : !sdfg.array<f64 ["4"] storage GPU_Global>) outs("s" : !sdfg.scalar<f64 storage GPU_Global>) {
+    ^bb0(%gi: !sdfg.array<f64 ["4"] storage GPU_Global>):
+      %t = sdfg.tasklet "first" ins("x" = %gi["0"] : !sdfg.array<f64 ["4"] storage GPU_Global>) outs("y" : f64) {
+      ^bb0(%x: f64):
+        sdfg.yield %x : f64
+      }
+      sdfg.exit ("s" = %t["0"] : f64)
+    }
+    %sa = sdfg.access %s writes(%r["0"] : !sdfg.scalar<f64 storage GPU_Global>) : !sdfg.scalar<f64 storage GPU_Global>
+  }
+  sdfg.state @positive {
+    %t = sdfg.tasklet "one" outs("y" : f64) {
+      %c = arith.constant 1.0 : f64
+      sdfg.yield %c : f64
+    }
+    %b = sdfg.access %B writes(%t["0"] : f64) : !sdfg.array<f64 ["1"]>
+  }
+  sdfg.state @other {
+    %t = sdfg.tasklet "two" outs("y" : f64) {
+      %c = arith.constant 2.0 : f64
+      sdfg.yield %c : f64
+    }
+    %b = sdfg.access %B writes(%t["0"] : f64) : !sdfg.array<f64 ["1"]>
+  }
+  sdfg.edge @first -> @positive if "(s > 0.5)"
+  sdfg.edge @first -> @other if "(not (s > 0.5))"
+}

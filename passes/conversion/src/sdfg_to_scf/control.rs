@@ -12,6 +12,7 @@ use sdfg_dialect::ir::Op;
 use sdfg_dialect::Memlet;
 use sdfg_symbolic::{parse, parse_subset, Expr};
 
+use super::gpu;
 use super::lifetimes::{blocks_and_edges, Cfg};
 use super::text::{DataReader, IndexEmitter};
 use super::{assigned_symbols, fail, parse_expr, Failure, Function, Placement, Result, SymbolType};
@@ -165,6 +166,7 @@ impl<'a> Function<'a, '_> {
         let mut inputs = Vec::new();
         let mut operands = Vec::new();
         let mut types = Vec::new();
+        let mut staged = Vec::new();
         for name in expr
             .free_symbols()
             .into_iter()
@@ -186,7 +188,7 @@ impl<'a> Function<'a, '_> {
                 types.push("i64".to_string());
                 continue;
             }
-            let Some(data) = self.containers.by_name.get(&name).cloned() else {
+            let Some(mut data) = self.containers.by_name.get(&name).cloned() else {
                 return fail(
                     op,
                     format!("`{text}`: `{name}` is neither a symbol nor a container"),
@@ -205,6 +207,13 @@ impl<'a> Function<'a, '_> {
                     op,
                     format!("`{text}`: stream or reference `{name}` cannot be read here"),
                 );
+            }
+            // Host code reads device memory through a host copy of it.
+            if self.on_device(&data) {
+                let ty = data.memref_type();
+                data.memref = gpu::host_copy(&mut self.body, &data.memref, &ty, data.scalar);
+                data.gpu_global = false;
+                staged.push((data.memref.clone(), ty));
             }
             if data.scalar {
                 let v = self.body.assign(format!(
@@ -290,11 +299,15 @@ impl<'a> Function<'a, '_> {
             "\"func.func\"() <{{function_type = ({}) -> {ty}, sym_name = \"{name}\", sym_visibility = \"private\"}}> ({{\n{rest}\n{ret}\n}}) : () -> ()\n",
             types.join(", ")
         ));
-        Ok(self.body.assign(format!(
+        let value = self.body.assign(format!(
             "func.call @{name}({}) : ({}) -> {ty}",
             operands.join(", "),
             types.join(", ")
-        )))
+        ));
+        for (memref, ty) in staged {
+            self.body.line(format!("memref.dealloc {memref} : {ty}"));
+        }
+        Ok(value)
     }
 
     /// Assigns symbols in order, as DaCe's generated code does (an
