@@ -688,45 +688,26 @@ impl Gen {
                 self.tasklet("init", &read, &elem, |_, args| args[0].clone())
             }
         };
-        let acc0 = self.fresh();
-        self.line(format!(
-            "{acc0} = sdfg.access %__acc writes({init_value}[\"0\"] : {elem}) : {acc_ty}"
-        ));
-        let reduce_ins: Vec<(&Port, String)> = ins
-            .iter()
-            .zip(&level)
-            .map(|((p, _), v)| (*p, v.clone()))
-            .collect();
-        let (reduced, inside) = self.open_map(
-            "reduce",
-            &from_zero(inner),
-            true,
-            &reduce_ins,
-            ("__acc", &acc_ty),
-            Some((&acc0, &acc_ty)),
-        );
-        let product_ins: Vec<In> = ins
-            .iter()
-            .zip(&inside)
-            .map(|((p, index), data)| In {
-                port: p,
-                data: data.clone(),
-                index: index.clone(),
-            })
-            .collect();
-        let p = self.tasklet("product", &product_ins, &elem, product);
-        self.close_map("__acc", &p, "0", wcr, &elem);
-        let acc1 = self.fresh();
-        self.line(format!(
-            "{acc1} = sdfg.access %__acc writes({reduced}[\"0\"{wcr}] : {acc_ty}) : {acc_ty}"
-        ));
-        let acc_port = Port {
-            conn: "__acc".into(),
-            elem: elem.clone(),
-            ty: acc_ty.clone(),
-            sizes: Vec::new(),
-            strides: Vec::new(),
+        let product_at = |inside: &[String]| -> Vec<In> {
+            ins.iter()
+                .zip(inside)
+                .map(|((port, index), data)| In {
+                    port,
+                    data: data.clone(),
+                    index: index.clone(),
+                })
+                .collect()
         };
+        let (acc1, acc_port) = self.accumulate(
+            &elem,
+            &init_value,
+            &from_zero(inner),
+            ins,
+            &level,
+            &product_at,
+            wcr,
+            product,
+        );
         let mut finish_ins = vec![In {
             port: &acc_port,
             data: acc1,
@@ -764,6 +745,57 @@ impl Gen {
                 ));
             }
         }
+    }
+
+    /// Combines `product(reads(values inside))` into the scalar `__acc` of
+    /// `elem`, which starts at `start` (a tasklet's result), with `wcr` in a
+    /// sequential map over `ranges` that receives `ins` as `level` holds
+    /// them; returns the accumulated value's access node and `__acc` as a
+    /// port.
+    #[allow(clippy::too_many_arguments)]
+    fn accumulate<'p>(
+        &mut self,
+        elem: &str,
+        start: &str,
+        ranges: &[(String, String)],
+        ins: &[(&'p Port, Vec<Expr>)],
+        level: &[String],
+        reads: &dyn Fn(&[String]) -> Vec<In<'p>>,
+        wcr: &str,
+        product: TaskletBody<'_>,
+    ) -> (String, Port) {
+        let acc_ty = format!("!sdfg.scalar<{elem}>");
+        let acc0 = self.fresh();
+        self.line(format!(
+            "{acc0} = sdfg.access %__acc writes({start}[\"0\"] : {elem}) : {acc_ty}"
+        ));
+        let level_ins: Vec<(&Port, String)> = ins
+            .iter()
+            .zip(level)
+            .map(|((p, _), v)| (*p, v.clone()))
+            .collect();
+        let (reduced, inside) = self.open_map(
+            "reduce",
+            ranges,
+            true,
+            &level_ins,
+            ("__acc", &acc_ty),
+            Some((&acc0, &acc_ty)),
+        );
+        let p = self.tasklet("product", &reads(&inside), elem, product);
+        self.close_map("__acc", &p, "0", wcr, elem);
+        let acc1 = self.fresh();
+        self.line(format!(
+            "{acc1} = sdfg.access %__acc writes({reduced}[\"0\"{wcr}] : {acc_ty}) : {acc_ty}"
+        ));
+        let port = Port {
+            conn: "__acc".into(),
+            elem: elem.to_string(),
+            ty: acc_ty,
+            sizes: Vec::new(),
+            strides: Vec::new(),
+        };
+        (acc1, port)
     }
 
     /// A reduction to one element on the GPU, where one accumulator would
@@ -859,36 +891,16 @@ impl Gen {
             None,
         );
         let first = self.tasklet("first", &reads("__p", &level), &elem, product);
-        let acc0 = self.fresh();
-        self.line(format!(
-            "{acc0} = sdfg.access %__acc writes({first}[\"0\"] : {elem}) : {acc_ty}"
-        ));
-        let level_ins: Vec<(&Port, String)> = ins
-            .iter()
-            .zip(&level)
-            .map(|((p, _), v)| (*p, v.clone()))
-            .collect();
-        let (reduced, inside) = self.open_map(
-            "reduce",
+        let (acc1, acc_port) = self.accumulate(
+            &elem,
+            &first,
             &[("__e".into(), format!("__p + {PARTS}:{total}:{PARTS}"))],
-            true,
-            &level_ins,
-            ("__acc", &acc_ty),
-            Some((&acc0, &acc_ty)),
+            ins,
+            &level,
+            &|inside| reads("__e", inside),
+            wcr,
+            product,
         );
-        let next = self.tasklet("product", &reads("__e", &inside), &elem, product);
-        self.close_map("__acc", &next, "0", wcr, &elem);
-        let acc1 = self.fresh();
-        self.line(format!(
-            "{acc1} = sdfg.access %__acc writes({reduced}[\"0\"{wcr}] : {acc_ty}) : {acc_ty}"
-        ));
-        let acc_port = Port {
-            conn: "__acc".into(),
-            elem: elem.clone(),
-            ty: acc_ty,
-            sizes: Vec::new(),
-            strides: Vec::new(),
-        };
         let partial = [In {
             port: &acc_port,
             data: acc1,
