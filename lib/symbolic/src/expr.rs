@@ -652,6 +652,23 @@ impl Expr {
         or_undef(mod_poly(a.poly(), b.poly()))
     }
 
+    /// The row-major indices over `sizes` of flat position `flat`
+    /// (`flat` in `0:prod(sizes)`): the last varies fastest, and the first
+    /// is the quotient left, without a modulo.
+    pub fn unravel(flat: &Expr, sizes: &[Expr]) -> Vec<Expr> {
+        let mut indices = vec![Expr::int(0); sizes.len()];
+        let mut rest = flat.clone();
+        for (d, size) in sizes.iter().enumerate().rev() {
+            if d == 0 {
+                indices[0] = rest.clone();
+            } else {
+                indices[d] = Expr::modulo(&rest, size);
+                rest = Expr::floordiv(&rest, size);
+            }
+        }
+        indices
+    }
+
     /// Absolute value.
     pub fn abs(a: &Expr) -> Expr {
         let a = a.numeric();

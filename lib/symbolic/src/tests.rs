@@ -536,3 +536,27 @@ fn bitwise_operators_between_conditions_are_logical() {
     assert_eq!(c.evaluate(&env(&[("crc", 6)])).unwrap(), Value::Bool(true));
     assert_eq!(c.evaluate(&env(&[("crc", 5)])).unwrap(), Value::Bool(false));
 }
+
+#[test]
+fn unravels_row_major() {
+    let sizes = [p("M"), p("N"), p("4")];
+    let indices = Expr::unravel(&p("f"), &sizes);
+    assert_eq!(
+        indices,
+        vec![p("(f // 4) // N"), p("(f // 4) % N"), p("f % 4")]
+    );
+    // Every flat position of a 3 x 5 x 4 space, back to its point.
+    let symbols = env(&[("M", 3), ("N", 5)]);
+    let mut flat = 0;
+    for i in 0..3 {
+        for j in 0..5 {
+            for k in 0..4 {
+                let mut at = symbols.clone();
+                at.insert("f".into(), flat);
+                let got: Vec<_> = indices.iter().map(|e| e.evaluate(&at)).collect();
+                assert_eq!(got, [i, j, k].map(|v| Ok(Value::Int(v))));
+                flat += 1;
+            }
+        }
+    }
+}

@@ -852,18 +852,10 @@ impl Gen {
             .fold(Expr::int(1), |n, (_, size)| Expr::mul(&n, size));
         let parts = Expr::min(vec![total.clone(), Expr::int(PARTS)]);
         // The `inner` indices of flat element `flat` (row-major).
-        let element = |flat: &str| {
-            let mut indices = HashMap::new();
-            let mut rest = var(flat);
-            for (k, (name, size)) in inner.iter().enumerate().rev() {
-                if k == 0 {
-                    indices.insert(name.clone(), rest.clone());
-                } else {
-                    indices.insert(name.clone(), Expr::modulo(&rest, size));
-                    rest = Expr::floordiv(&rest, size);
-                }
-            }
-            indices
+        let sizes: Vec<Expr> = inner.iter().map(|(_, size)| size.clone()).collect();
+        let element = |flat: &str| -> HashMap<String, Expr> {
+            let names = inner.iter().map(|(name, _)| name.clone());
+            names.zip(Expr::unravel(&var(flat), &sizes)).collect()
         };
         let reads = |flat: &str, data: &[String]| -> Vec<In> {
             let indices = element(flat);

@@ -691,14 +691,10 @@ impl<'a> Function<'a, '_> {
             Some(thread) => {
                 // The thread's position, unravelled over the non-unit sizes.
                 loop_env.insert("__copy_thread".into(), thread.to_string());
-                let mut rest = Expr::symbol("__copy_thread");
-                for (k, d) in moving.iter().enumerate().rev() {
-                    counters[*d] = Some(if k == 0 {
-                        rest.clone()
-                    } else {
-                        Expr::modulo(&rest, &src_sizes[*d])
-                    });
-                    rest = Expr::floordiv(&rest, &src_sizes[*d]);
+                let sizes: Vec<Expr> = moving.iter().map(|d| src_sizes[*d].clone()).collect();
+                let position = Expr::unravel(&Expr::symbol("__copy_thread"), &sizes);
+                for (d, k) in moving.iter().zip(position) {
+                    counters[*d] = Some(k);
                 }
             }
             None => {

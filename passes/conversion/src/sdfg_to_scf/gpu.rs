@@ -948,26 +948,17 @@ impl<'a> Function<'a, '_> {
         body: impl FnOnce(&mut Self) -> Result<'a, ()>,
     ) -> Result<'a, ()> {
         let by_value = self.nested_host_scalars(nested)?;
-        let one = self.body.index(1);
-        let ids: Vec<String> = (0..12).map(|_| self.body.fresh()).collect();
-        self.body.open(format!(
-            "gpu.launch blocks({}, {}, {}) in ({} = {one}, {} = {one}, {} = {one}) threads({}, {}, {}) in ({} = {one}, {} = {one}, {} = {one})",
-            ids[0], ids[1], ids[2], ids[3], ids[4], ids[5], ids[6], ids[7], ids[8], ids[9], ids[10], ids[11],
-        ));
-        // The scalars' values, bound where the call reads its inputs.
-        let sources = incoming_edges(nested)
-            .into_iter()
-            .map(|e| e.source)
-            .collect();
-        let bindings = self.bind_by_value(&by_value, sources);
-        self.module.in_kernel = true;
-        let lowered = body(self);
-        self.module.in_kernel = false;
-        self.restore(bindings);
-        lowered?;
-        self.body.line("gpu.terminator");
-        self.body.close("");
-        Ok(())
+        self.element_kernel(None, |f, _| {
+            // The scalars' values, bound where the call reads its inputs.
+            let sources = incoming_edges(nested)
+                .into_iter()
+                .map(|e| e.source)
+                .collect();
+            let bindings = f.bind_by_value(&by_value, sources);
+            let lowered = body(f);
+            f.restore(bindings);
+            lowered
+        })
     }
 
     /// Lowers a `GPU_ThreadBlock` map inside a kernel: its parameters are
