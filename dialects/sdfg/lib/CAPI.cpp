@@ -273,6 +273,10 @@ void sdfgEmitWarning(MlirLocation location, MlirStringRef message) {
   mlir::emitWarning(unwrap(location)) << std::string(message.data, message.length);
 }
 
+void sdfgEmitRemark(MlirLocation location, MlirStringRef message) {
+  mlir::emitRemark(unwrap(location)) << std::string(message.data, message.length);
+}
+
 void sdfgSetValidator(SdfgValidator validator) {
   cValidator.store(validator);
   setSDFGValidator(validator ? +[](SDFGOp sdfg) -> LogicalResult {

@@ -1095,3 +1095,29 @@ LogicalResult PrintfOp::verify() {
   return success();
 }
 LogicalResult PopOp::verify() { return verifyInTasklet(*this); }
+
+LogicalResult InvokeOp::verify() {
+  if (getSymbolNames().size() != getSymbolValues().size())
+    return emitOpError() << "names " << getSymbolNames().size()
+                         << " symbols but binds " << getSymbolValues().size()
+                         << " values";
+  if ((*this)->getParentOfType<SDFGOp>())
+    return emitOpError() << "must be outside every 'sdfg.sdfg' (nested SDFGs "
+                            "are called with 'sdfg.nested')";
+  return success();
+}
+
+LogicalResult
+InvokeOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<SDFGOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "'" << getCallee()
+                         << "' does not name an 'sdfg.sdfg'";
+  size_t arguments = callee.getBody().front().getNumArguments();
+  if (arguments != getData().size())
+    return emitOpError() << "passes " << getData().size()
+                         << " memrefs but '" << getCallee() << "' takes "
+                         << arguments << " containers";
+  return success();
+}

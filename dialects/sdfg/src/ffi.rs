@@ -112,6 +112,7 @@ extern "C" {
     );
     pub fn sdfgEmitError(location: mlir_sys::MlirLocation, message: MlirStringRef);
     pub fn sdfgEmitWarning(location: mlir_sys::MlirLocation, message: MlirStringRef);
+    pub fn sdfgEmitRemark(location: mlir_sys::MlirLocation, message: MlirStringRef);
     pub fn sdfgRegisterPassPipeline(
         argument: MlirStringRef,
         description: MlirStringRef,

@@ -319,6 +319,13 @@ impl<'a> Op<'a> {
         }
     }
 
+    /// Emits a remark diagnostic at the op, prefixed with the op's name.
+    pub fn emit_remark(&self, message: impl fmt::Display) {
+        let text = format!("'{}' op {}", self.name(), message);
+        // SAFETY: the callee copies the message into the diagnostic.
+        unsafe { crate::ffi::sdfgEmitRemark(mlirOperationGetLocation(self.raw), string_ref(&text)) }
+    }
+
     /// The op printed in MLIR's generic-free custom form.
     pub fn print(&self) -> String {
         print_with(|cb, data| unsafe { mlirOperationPrint(self.raw, cb, data) })
@@ -355,6 +362,14 @@ impl<'a> Val<'a> {
             raw,
             _ir: PhantomData,
         }
+    }
+
+    /// Wraps a raw value.
+    ///
+    /// # Safety
+    /// `raw` must be a valid value that outlives `'a`.
+    pub unsafe fn from_raw(raw: MlirValue) -> Option<Self> {
+        (!raw.ptr.is_null()).then(|| Self::wrap(raw))
     }
 
     /// The raw C handle.

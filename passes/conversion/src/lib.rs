@@ -1,4 +1,4 @@
-//! Conversions out of the sdfg dialect, one module (folder) per
+//! Conversions into and out of the sdfg dialect, one module (folder) per
 //! conversion as MLIR's `lib/Conversion/SDFGToSCF/`, and the named
 //! pipeline that takes an SDFG module down to the `llvm` dialect.
 //!
@@ -12,6 +12,7 @@
 
 pub mod sdfg_to_gpu;
 pub mod sdfg_to_scf;
+pub mod to_sdfg;
 
 use sdfg_dialect::driver::PipelineRegistration;
 

@@ -145,6 +145,9 @@ void sdfgEmitError(MlirLocation location, MlirStringRef message);
 /* Emits a warning diagnostic at `location`; the message is copied. */
 void sdfgEmitWarning(MlirLocation location, MlirStringRef message);
 
+/* Emits a remark diagnostic at `location`; the message is copied. */
+void sdfgEmitRemark(MlirLocation location, MlirStringRef message);
+
 /* Registers a named pass pipeline (`--pass-pipeline=builtin.module(name)`
  * and `--name`) that expands to the textual pipeline `pipeline`, which is
  * nested under `builtin.module`. */

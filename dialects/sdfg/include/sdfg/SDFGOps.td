@@ -794,4 +794,43 @@ def SDFG_PrintfOp : SDFG_Op<"printf"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Calling an SDFG from upstream code
+//===----------------------------------------------------------------------===//
+
+def SDFG_InvokeOp : SDFG_Op<"invoke",
+    [AttrSizedOperandSegments, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "calls a top-level SDFG from a function on memrefs";
+  let description = [{
+    Runs the `sdfg.sdfg` named `callee` (a sibling of the enclosing
+    function) on memrefs: `data` are the SDFG's arguments in order, each a
+    memref of the container's element type and rank (a rank-0 memref for a
+    scalar) with the identity layout; `symbols` binds each free symbol of
+    the SDFG, by name, to an `index` value. This is how a function that
+    `convert-to-sdfg` turned into an SDFG keeps its signature: its body
+    becomes the computation of the symbols and one `sdfg.invoke`.
+    `convert-sdfg-to-scf` lowers it to a call of the lowered SDFG.
+
+    Example:
+
+    ```mlir
+    func.func @scale(%x: memref<?xf64>) {
+      %c0 = arith.constant 0 : index
+      %n = memref.dim %x, %c0 : memref<?xf64>
+      sdfg.invoke @scale_sdfg(%x : memref<?xf64>) symbols ["N"](%n)
+      return
+    }
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<AnyMemRef>:$data,
+                       StrArrayAttr:$symbol_names,
+                       Variadic<Index>:$symbol_values);
+  let assemblyFormat = [{
+    $callee `(` ($data^ `:` type($data))? `)`
+    `symbols` $symbol_names `(` $symbol_values `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // SDFG_OPS_TD

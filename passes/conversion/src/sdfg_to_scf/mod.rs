@@ -61,6 +61,7 @@ mod control;
 mod dataflow;
 mod gpu;
 mod initialization;
+mod invoke;
 mod lapack;
 mod library;
 mod lifetimes;
@@ -276,6 +277,25 @@ fn convert_module(module: Op<'_>, pass: ConvertSdfgToScf) -> std::result::Result
         }
     }
     m.declares_printf = m.names.contains("printf");
+    let mut abis = HashMap::new();
+    for sdfg in &sdfgs {
+        match abi(*sdfg) {
+            Ok(a) => {
+                abis.insert(a.name.clone(), a);
+            }
+            Err(message) => {
+                sdfg.emit_error(message);
+                return Err(Diagnosed);
+            }
+        }
+    }
+    let (adapters, invokes) = match invoke::adapters(module, &abis, &mut |base| m.unique(base)) {
+        Ok(a) => a,
+        Err(f) => {
+            f.op.emit_error(f.message);
+            return Err(Diagnosed);
+        }
+    };
     for sdfg in &sdfgs {
         let name = sdfg.symbol_name().unwrap_or("sdfg").to_string();
         if let Err(f) = lower_function(&mut m, *sdfg, &name, false, false) {
@@ -298,10 +318,13 @@ fn convert_module(module: Op<'_>, pass: ConvertSdfgToScf) -> std::result::Result
     for f in &m.functions {
         text.push_str(f);
     }
+    text.push_str(&adapters);
     text.push_str("}\n");
     // SAFETY: the module and the ops in it are live; the parsed module is
     // destroyed after its functions have been moved out.
-    unsafe { install(module, &sdfgs, &m, &text) }
+    unsafe { install(module, &sdfgs, &m, &text)? };
+    invoke::rewrite(invokes);
+    Ok(())
 }
 
 /// Parses the generated functions into `module`, builds the tasklet

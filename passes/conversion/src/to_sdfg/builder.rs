@@ -1,0 +1,1875 @@
+//! The SDFG being built from one function (or, for a parallel loop whose
+//! body needs states, one nested SDFG): its containers, symbols, control
+//! flow and dataflow, written as the dialect's text.
+//!
+//! Control flow is a sequence of control-flow blocks per region, chained
+//! by unconditional `sdfg.edge`s ([`Seq`]). Dataflow goes into a [`Flow`]:
+//! the region of a state or of a map. Every store (and every value that
+//! must outlive its state) is a *statement*: one tasklet whose body is the
+//! backward slice of the stored value, with one input connector per load
+//! in the slice and one output per store. A state ends at a control-flow
+//! op or where a statement would conflict with an earlier one of the same
+//! state (it reads what an earlier one wrote, or writes what an earlier
+//! one read or wrote); values that an ended state computed and later code
+//! reads are kept in transient scalars.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use mlir_sys::*;
+use sdfg_dialect::ir::{type_to_string, Op, Val};
+use sdfg_symbolic::Expr;
+
+use super::values::{affine_results, fold, is_bool};
+use super::{fail, Result};
+
+/// Which part of the body of a tasklet comes from which upstream value.
+#[derive(Default)]
+pub(super) struct Plan<'a> {
+    /// The tasklet's label, unique in the module.
+    pub label: String,
+    /// The upstream ops to clone into the body, in program order.
+    pub ops: Vec<Op<'a>>,
+    /// The upstream values the body's arguments stand for, in order.
+    pub args: Vec<Val<'a>>,
+    /// Upstream index values that are symbolic: `sdfg.sym` ops.
+    pub syms: Vec<(Val<'a>, String)>,
+    /// The values the body yields, in output order.
+    pub yields: Vec<Val<'a>>,
+}
+
+/// State shared by every SDFG of one module's conversion.
+#[derive(Default)]
+pub(super) struct Shared<'a> {
+    pub plans: Vec<Plan<'a>>,
+    next: usize,
+    /// Names in use as containers or symbols.
+    taken: HashSet<String>,
+}
+
+impl Shared<'_> {
+    /// A fresh number for names.
+    pub fn id(&mut self) -> usize {
+        self.next += 1;
+        self.next
+    }
+
+    /// `base` or `base1`, `base2`, ...: a name no container or symbol has.
+    pub fn fresh(&mut self, base: &str) -> String {
+        let mut name = base.to_string();
+        let mut k = 0;
+        while !self.taken.insert(name.clone()) {
+            k += 1;
+            name = format!("{base}{k}");
+        }
+        name
+    }
+
+    /// Starts naming the containers and symbols of another function.
+    pub fn begin_function(&mut self) {
+        self.taken.clear();
+    }
+
+    /// Reserves `name` (a function's argument names).
+    pub fn reserve(&mut self, name: &str) {
+        self.taken.insert(name.to_string());
+    }
+}
+
+/// A data container.
+#[derive(Clone)]
+pub(super) struct Container {
+    pub name: String,
+    /// The element type (`f64`).
+    pub elem: String,
+    /// The shape; empty for a scalar.
+    pub shape: Vec<Expr>,
+}
+
+impl Container {
+    /// The `!sdfg.array`/`!sdfg.scalar` type.
+    pub fn ty(&self) -> String {
+        if self.shape.is_empty() {
+            return format!("!sdfg.scalar<{}>", self.elem);
+        }
+        let dims: Vec<String> = self.shape.iter().map(|d| format!("\"{d}\"")).collect();
+        format!("!sdfg.array<{} [{}]>", self.elem, dims.join(", "))
+    }
+
+    /// The subset of every element.
+    pub fn full(&self) -> String {
+        if self.shape.is_empty() {
+            return "0".into();
+        }
+        let dims: Vec<String> = self.shape.iter().map(|d| format!("0:{d}")).collect();
+        dims.join(", ")
+    }
+
+    /// The memref type a tasklet sees for the whole container.
+    pub fn memref(&self) -> String {
+        let dims: String = self
+            .shape
+            .iter()
+            .map(|d| match d.as_int() {
+                Some(n) => format!("{n}x"),
+                None => "?x".into(),
+            })
+            .collect();
+        format!("memref<{dims}{}>", self.elem)
+    }
+}
+
+/// A control-flow region: blocks run one after the other.
+#[derive(Default)]
+pub(super) struct Seq {
+    blocks: Vec<(String, String)>,
+}
+
+impl Seq {
+    fn push(&mut self, name: String, text: String) {
+        self.blocks.push((name, text));
+    }
+
+    /// The blocks and the edges that chain them; a state if there is none
+    /// (a region needs a start block).
+    pub fn render(&self, shared: &mut Shared<'_>) -> String {
+        if self.blocks.is_empty() {
+            return format!("sdfg.state @empty{} {{\n}}\n", shared.id());
+        }
+        let mut text: String = self.blocks.iter().map(|(_, t)| t.as_str()).collect();
+        for pair in self.blocks.windows(2) {
+            text.push_str(&format!("sdfg.edge @{} -> @{}\n", pair[0].0, pair[1].0));
+        }
+        text
+    }
+}
+
+/// Where a dataflow region's reads come from and its writes go.
+enum Kind {
+    /// A state: access nodes.
+    State { reads: HashMap<String, String> },
+    /// A map's region: its entry's inputs and its exit's outputs.
+    Map {
+        inputs: Vec<(String, String)>,
+        exits: Vec<Exit>,
+    },
+}
+
+/// One output of a map's exit.
+struct Exit {
+    container: String,
+    connector: String,
+    operand: String,
+    memlet: String,
+    ty: String,
+    dynamic: bool,
+    wcr: Option<&'static str>,
+}
+
+/// A dataflow region being written.
+pub(super) struct Flow<'a> {
+    lines: Vec<String>,
+    kind: Kind,
+    /// Containers read and written by the region's statements so far.
+    reads: BTreeSet<String>,
+    writes: BTreeSet<String>,
+    /// Values computed in this region from memory (loads and what depends
+    /// on them): they are valid here only.
+    pending: Vec<Val<'a>>,
+    pending_set: HashSet<Val<'a>>,
+}
+
+impl<'a> Flow<'a> {
+    fn new(kind: Kind) -> Flow<'a> {
+        Flow {
+            lines: Vec::new(),
+            kind,
+            reads: BTreeSet::new(),
+            writes: BTreeSet::new(),
+            pending: Vec::new(),
+            pending_set: HashSet::new(),
+        }
+    }
+
+    fn state() -> Flow<'a> {
+        Flow::new(Kind::State {
+            reads: HashMap::new(),
+        })
+    }
+
+    fn map() -> Flow<'a> {
+        Flow::new(Kind::Map {
+            inputs: Vec::new(),
+            exits: Vec::new(),
+        })
+    }
+
+    fn add_pending(&mut self, v: Val<'a>) {
+        if self.pending_set.insert(v) {
+            self.pending.push(v);
+        }
+    }
+}
+
+/// One input of a statement's tasklet.
+enum Input<'a> {
+    /// A loaded element: the load's result.
+    Element {
+        value: Val<'a>,
+        container: String,
+        subset: String,
+    },
+    /// The whole container as a memref (indirect loads).
+    Whole { value: Val<'a>, container: String },
+    /// A value kept in a transient scalar.
+    Scalar { value: Val<'a>, container: String },
+}
+
+/// A statement's tasklet before it is written.
+#[derive(Default)]
+struct Slice<'a> {
+    ops: Vec<Op<'a>>,
+    inputs: Vec<Input<'a>>,
+    syms: Vec<(Val<'a>, String)>,
+    /// Containers written through `by_ref` memrefs, with their memref.
+    by_ref: Vec<(Val<'a>, String)>,
+    seen: HashSet<Val<'a>>,
+    /// Element outputs: value, container, subset, write-conflict resolution.
+    outputs: Vec<(Val<'a>, String, String, Option<&'static str>)>,
+}
+
+impl<'a> Slice<'a> {
+    fn reads(&self) -> BTreeSet<String> {
+        self.inputs
+            .iter()
+            .map(|i| match i {
+                Input::Element { container, .. }
+                | Input::Whole { container, .. }
+                | Input::Scalar { container, .. } => container.clone(),
+            })
+            .collect()
+    }
+
+    fn writes(&self) -> BTreeSet<String> {
+        self.outputs
+            .iter()
+            .map(|o| o.1.clone())
+            .chain(self.by_ref.iter().map(|b| b.1.clone()))
+            .collect()
+    }
+}
+
+/// An SDFG under construction.
+pub(super) struct Sdfg<'a> {
+    pub name: String,
+    /// Arguments in order: container names.
+    pub args: Vec<String>,
+    pub containers: BTreeMap<String, Container>,
+    /// The container of each upstream memref value.
+    memrefs: HashMap<Val<'a>, String>,
+    /// Symbolic values of upstream index/integer values (memoised; `None`
+    /// for data).
+    exprs: HashMap<Val<'a>, Option<Expr>>,
+    /// Upstream scalar values kept in transient scalars.
+    scalars: HashMap<Val<'a>, String>,
+    /// Containers of an enclosing SDFG that this one may import as
+    /// arguments (a nested SDFG), by upstream value.
+    outer: HashMap<Val<'a>, Container>,
+    allocs: Vec<String>,
+    /// Symbols that expressions mention, loop variables defined here, and
+    /// map parameters (not declared).
+    used: BTreeSet<String>,
+    locals: BTreeSet<String>,
+    params: BTreeSet<String>,
+    /// Containers read and written anywhere (for a nested SDFG's
+    /// connectors).
+    pub read_set: BTreeSet<String>,
+    pub write_set: BTreeSet<String>,
+}
+
+/// The write-conflict resolution of a combining op.
+fn wcr_of(name: &str) -> Option<&'static str> {
+    match name {
+        "arith.addf" | "arith.addi" => Some("sum"),
+        "arith.mulf" | "arith.muli" => Some("product"),
+        "arith.maximumf" | "arith.maxnumf" | "arith.maxsi" | "arith.maxui" => Some("max"),
+        "arith.minimumf" | "arith.minnumf" | "arith.minsi" | "arith.minui" => Some("min"),
+        _ => None,
+    }
+}
+
+/// Whether an op computes a value from its operands only (no memory, no
+/// regions): it is cloned into tasklets.
+fn is_pure(op: Op<'_>) -> bool {
+    let dialect = op.name().split('.').next().unwrap_or("");
+    op.num_regions() == 0
+        && op.results().len() == 1
+        && matches!(dialect, "arith" | "math" | "complex" | "index")
+}
+
+/// The memref type's element type and shape (`None` for a dynamic
+/// dimension), or a message when it is not a container.
+pub(super) fn memref_shape(
+    ty: MlirType,
+) -> std::result::Result<(String, Vec<Option<i64>>), String> {
+    // SAFETY: the type is live; shaped queries only on a memref.
+    unsafe {
+        if !mlirTypeIsAMemRef(ty) {
+            return Err(format!(
+                "type {} is not a ranked memref",
+                type_to_string(ty)
+            ));
+        }
+        let layout = mlirMemRefTypeGetLayout(ty);
+        let identity = mlirAttributeIsAAffineMap(layout)
+            && mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(layout));
+        if !identity {
+            return Err(format!(
+                "memref type {} has a non-identity layout, which is not converted yet",
+                type_to_string(ty)
+            ));
+        }
+        let elem = mlirShapedTypeGetElementType(ty);
+        let elem_text = type_to_string(elem);
+        let supported = mlirTypeIsAF64(elem)
+            || mlirTypeIsAF32(elem)
+            || mlirTypeIsAF16(elem)
+            || (mlirTypeIsAInteger(elem) && mlirIntegerTypeIsSignless(elem));
+        if !supported {
+            return Err(format!(
+                "memref element type {elem_text} has no SDFG data type"
+            ));
+        }
+        let rank = mlirShapedTypeGetRank(ty);
+        let dims = (0..rank)
+            .map(|d| {
+                (!mlirShapedTypeIsDynamicDim(ty, d as isize))
+                    .then(|| mlirShapedTypeGetDimSize(ty, d as isize))
+            })
+            .collect();
+        Ok((elem_text, dims))
+    }
+}
+
+/// A zero of a scalar type, for a tasklet's placeholder body.
+fn zero(ty: &str) -> Option<String> {
+    match ty {
+        "f16" | "f32" | "f64" | "bf16" => Some(format!("arith.constant 0.0 : {ty}")),
+        "index" => Some("arith.constant 0 : index".into()),
+        "i1" => Some("arith.constant false".into()),
+        t if t.starts_with('i') && t[1..].parse::<u32>().is_ok() => {
+            Some(format!("arith.constant 0 : {t}"))
+        }
+        _ => None,
+    }
+}
+
+/// The position of `op`'s ancestor among `index`'s ops.
+fn position(index: &HashMap<Op<'_>, usize>, op: Op<'_>) -> Option<usize> {
+    let mut current = Some(op);
+    while let Some(o) = current {
+        if let Some(&p) = index.get(&o) {
+            return Some(p);
+        }
+        current = o.parent();
+    }
+    None
+}
+
+impl<'a> Sdfg<'a> {
+    /// An empty SDFG named `name`.
+    pub fn new(name: String) -> Sdfg<'a> {
+        Sdfg {
+            name,
+            args: Vec::new(),
+            containers: BTreeMap::new(),
+            memrefs: HashMap::new(),
+            exprs: HashMap::new(),
+            scalars: HashMap::new(),
+            outer: HashMap::new(),
+            allocs: Vec::new(),
+            used: BTreeSet::new(),
+            locals: BTreeSet::new(),
+            params: BTreeSet::new(),
+            read_set: BTreeSet::new(),
+            write_set: BTreeSet::new(),
+        }
+    }
+
+    /// Adds an argument container for `value` (a memref, or a scalar kept
+    /// in a container when `value` is not a memref).
+    pub fn add_argument(&mut self, value: Val<'a>, container: Container) {
+        self.args.push(container.name.clone());
+        if unsafe { mlirTypeIsAMemRef(value.ty()) } {
+            self.memrefs.insert(value, container.name.clone());
+        } else {
+            self.scalars.insert(value, container.name.clone());
+        }
+        self.containers.insert(container.name.clone(), container);
+    }
+
+    /// Adds an argument container that only the SDFG writes (a result).
+    pub fn add_output(&mut self, container: Container) {
+        self.args.push(container.name.clone());
+        self.containers.insert(container.name.clone(), container);
+    }
+
+    /// Records that `value` is the symbolic expression `expr`.
+    pub fn bind_expr(&mut self, value: Val<'a>, expr: Expr) {
+        self.exprs.insert(value, Some(expr));
+    }
+
+    /// Declares `name` as a symbol of this SDFG (an integer argument).
+    pub fn use_symbol(&mut self, name: &str) {
+        self.used.insert(name.to_string());
+    }
+
+    /// The symbols this SDFG declares, and those it needs from its caller
+    /// (free symbols).
+    pub fn symbols(&self) -> (BTreeSet<String>, BTreeSet<String>) {
+        let declared: BTreeSet<String> = self
+            .used
+            .union(&self.locals)
+            .filter(|s| !self.params.contains(*s))
+            .cloned()
+            .collect();
+        let free = declared.difference(&self.locals).cloned().collect();
+        (declared, free)
+    }
+
+    /// The `sdfg.sdfg` op's text, with `body` (its control flow).
+    pub fn render(&self, body: &str) -> String {
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| format!("%{a}: {} as \"{a}\"", self.containers[a].ty()))
+            .collect();
+        let (declared, _) = self.symbols();
+        let symbols: Vec<String> = declared.iter().map(|s| format!("{s} = i64")).collect();
+        let symbols = if symbols.is_empty() {
+            String::new()
+        } else {
+            format!(" symbols {{{}}}", symbols.join(", "))
+        };
+        format!(
+            "sdfg.sdfg @{}({}){symbols} {{\n{}{body}}}\n",
+            self.name,
+            args.join(", "),
+            self.allocs.concat()
+        )
+    }
+
+    /// The symbolic value of `v`, or `None` for data.
+    pub fn expr(&mut self, v: Val<'a>) -> Option<Expr> {
+        if let Some(e) = self.exprs.get(&v) {
+            return e.clone();
+        }
+        let e = match v.defining_op() {
+            Some(op) if op.is("memref.dim") => {
+                let operands = op.operands();
+                let dim = self.expr(operands[1]).and_then(|d| d.as_int());
+                let container = self.memrefs.get(&operands[0]).cloned();
+                match (dim, container) {
+                    (Some(d), Some(c)) => self.containers[&c].shape.get(d as usize).cloned(),
+                    _ => None,
+                }
+            }
+            Some(op) => {
+                let operands: Vec<Option<Expr>> =
+                    op.operands().into_iter().map(|o| self.expr(o)).collect();
+                fold(op, &operands)
+            }
+            None => None,
+        };
+        if let Some(e) = &e {
+            self.used.extend(e.free_symbols());
+        }
+        self.exprs.insert(v, e.clone());
+        e
+    }
+
+    /// The symbolic subscripts `indices` as a subset, or `None`.
+    fn subset(&mut self, indices: &[Val<'a>]) -> Option<String> {
+        if indices.is_empty() {
+            return Some("0".into());
+        }
+        let exprs: Option<Vec<String>> = indices
+            .iter()
+            .map(|i| self.expr(*i).map(|e| e.to_string()))
+            .collect();
+        exprs.map(|e| e.join(", "))
+    }
+
+    /// The subscripts of a load or store (`memref` or `affine`) as a
+    /// subset, or `None` where they are data.
+    fn access_subset(&mut self, op: Op<'a>, first_index: usize) -> Option<String> {
+        let operands = op.operands();
+        if op.name().starts_with("affine.") {
+            let exprs: Vec<Option<Expr>> = operands[first_index..]
+                .iter()
+                .map(|o| self.expr(*o))
+                .collect();
+            let results = affine_results(op, "map", &exprs)?;
+            if results.is_empty() {
+                return Some("0".into());
+            }
+            self.used
+                .extend(results.iter().flat_map(|e| e.free_symbols()));
+            let texts: Vec<String> = results.iter().map(|e| e.to_string()).collect();
+            return Some(texts.join(", "));
+        }
+        self.subset(&operands[first_index..])
+    }
+
+    /// The container of the memref `v`, imported from the enclosing SDFG
+    /// if need be.
+    pub fn container(&mut self, at: Op<'a>, v: Val<'a>) -> Result<'a, String> {
+        if let Some(name) = self.memrefs.get(&v) {
+            return Ok(name.clone());
+        }
+        if let Some(c) = self.outer.get(&v).cloned() {
+            self.args.push(c.name.clone());
+            self.memrefs.insert(v, c.name.clone());
+            self.containers.insert(c.name.clone(), c.clone());
+            return Ok(c.name);
+        }
+        fail(at, "reads or writes a memref that is not a function argument or allocation (subviews and casts are not converted yet)")
+    }
+
+    /// The scalar container that holds `v` here, imported from the
+    /// enclosing SDFG if need be.
+    fn scalar(&mut self, v: Val<'a>) -> Option<String> {
+        if let Some(name) = self.scalars.get(&v) {
+            return Some(name.clone());
+        }
+        let c = self.outer.get(&v).cloned()?;
+        self.args.push(c.name.clone());
+        self.scalars.insert(v, c.name.clone());
+        self.containers.insert(c.name.clone(), c.clone());
+        Some(c.name)
+    }
+
+    /// A new transient container.
+    fn transient(&mut self, container: Container) -> String {
+        let name = container.name.clone();
+        self.allocs.push(format!(
+            "%{name} = sdfg.alloc \"{name}\" : {}\n",
+            container.ty()
+        ));
+        self.containers.insert(name.clone(), container);
+        name
+    }
+
+    /// A transient scalar for values of type `v`'s type.
+    fn scalar_for(
+        &mut self,
+        shared: &mut Shared<'a>,
+        at: Op<'a>,
+        v: Val<'a>,
+        base: &str,
+    ) -> Result<'a, String> {
+        let elem = type_to_string(v.ty());
+        if zero(&elem).is_none() || elem == "index" {
+            return fail(
+                at,
+                format!("a value of type {elem} cannot be kept in an SDFG container"),
+            );
+        }
+        let name = shared.fresh(base);
+        Ok(self.transient(Container {
+            name,
+            elem,
+            shape: Vec::new(),
+        }))
+    }
+
+    // ----- Control flow -------------------------------------------------
+
+    /// Converts the ops of a block (its terminator excluded) into control
+    /// flow, then writes `results` (upstream values into scalar containers)
+    /// at its end.
+    pub fn region(
+        &mut self,
+        shared: &mut Shared<'a>,
+        ops: &[Op<'a>],
+        results: &[(Val<'a>, String)],
+        terminator: Option<Op<'a>>,
+    ) -> Result<'a, Seq> {
+        let index: HashMap<Op<'a>, usize> = ops
+            .iter()
+            .chain(terminator.iter())
+            .enumerate()
+            .map(|(i, o)| (*o, i))
+            .collect();
+        let mut seq = Seq::default();
+        let mut flow = Flow::state();
+        for (p, op) in ops.iter().enumerate() {
+            let op = *op;
+            match op.name() {
+                "scf.for" | "affine.for" | "scf.if" => {
+                    if op.is("scf.if") {
+                        self.keep(shared, &mut flow, op, op.operands()[0])?;
+                    }
+                    self.close(shared, &mut seq, &mut flow, &index, p)?;
+                    let block = match op.name() {
+                        "scf.if" => self.conditional(shared, op)?,
+                        _ => self.for_loop(shared, op)?,
+                    };
+                    seq.push(block.0, block.1);
+                }
+                "scf.parallel" | "affine.parallel" => {
+                    self.parallel(shared, &mut seq, &mut flow, &index, p, op)?;
+                }
+                "memref.store" | "affine.store" => {
+                    self.emit(shared, &mut seq, &mut flow, &index, p, &|s, f| {
+                        let mut slice = Slice::default();
+                        s.store_into(&mut slice, f, op)?;
+                        Ok(slice)
+                    })?;
+                }
+                "memref.load" | "affine.load" => {
+                    self.container(op, op.operands()[0])?;
+                    flow.add_pending(op.results()[0]);
+                }
+                "memref.alloc" | "memref.alloca" => self.alloc(shared, op)?,
+                "memref.dealloc" => {}
+                "memref.copy" => self.copy(shared, &mut seq, &mut flow, &index, p, op)?,
+                _ if op.results().len() == 1 && self.expr(op.results()[0]).is_some() => {}
+                _ if is_pure(op) => {
+                    if op.operands().iter().any(|o| flow.pending_set.contains(o)) {
+                        flow.add_pending(op.results()[0]);
+                    }
+                }
+                "memref.dim" => {
+                    return fail(op, "reads the size of a memref that is not a container")
+                }
+                name => {
+                    return fail(
+                        op,
+                        format!("cannot be converted to an SDFG: '{name}' is not supported"),
+                    )
+                }
+            }
+        }
+        if !results.is_empty() {
+            let p = ops.len();
+            // Upstream yields assign all results at once: read every
+            // result first when one of them reads another's container.
+            let containers: BTreeSet<&String> = results.iter().map(|r| &r.1).collect();
+            let mut values = Vec::new();
+            for (v, c) in results {
+                let reads_other = self
+                    .scalars
+                    .get(v)
+                    .is_some_and(|s| s != c && containers.contains(s));
+                if reads_other {
+                    let at = terminator.unwrap_or(ops[0]);
+                    let tmp = self.scalar_for(shared, at, *v, "tmp")?;
+                    let (v, out) = (*v, tmp.clone());
+                    self.emit(shared, &mut seq, &mut flow, &index, p, &|s, f| {
+                        let mut slice = Slice::default();
+                        s.gather(&mut slice, f, at, v)?;
+                        slice.outputs.push((v, out.clone(), "0".into(), None));
+                        Ok(slice)
+                    })?;
+                    values.push((v, Some(tmp)));
+                } else {
+                    values.push((*v, None));
+                }
+            }
+            for ((v, tmp), (_, c)) in values.into_iter().zip(results) {
+                if self.scalars.get(&v) == Some(c) {
+                    continue;
+                }
+                let at = terminator.unwrap_or(ops[0]);
+                self.emit(shared, &mut seq, &mut flow, &index, p, &|s, f| {
+                    let mut slice = Slice::default();
+                    match &tmp {
+                        Some(t) => slice.inputs.push(Input::Scalar {
+                            value: v,
+                            container: t.clone(),
+                        }),
+                        None => s.gather(&mut slice, f, at, v)?,
+                    }
+                    slice.outputs.push((v, c.clone(), "0".into(), None));
+                    Ok(slice)
+                })?;
+            }
+        }
+        self.finish(shared, &mut seq, flow);
+        Ok(seq)
+    }
+
+    /// Ends the current state at position `p`: values it computed from
+    /// memory that code at or after `p` reads go to transient scalars.
+    fn close(
+        &mut self,
+        shared: &mut Shared<'a>,
+        seq: &mut Seq,
+        flow: &mut Flow<'a>,
+        index: &HashMap<Op<'a>, usize>,
+        p: usize,
+    ) -> Result<'a, ()> {
+        let pending = std::mem::take(&mut flow.pending);
+        for v in pending {
+            let live = v
+                .uses()
+                .iter()
+                .any(|(user, _)| position(index, *user).is_some_and(|q| q >= p));
+            if !live || self.scalars.contains_key(&v) {
+                continue;
+            }
+            let at = v.defining_op().expect("pending values are op results");
+            let name = self.scalar_for(shared, at, v, "v")?;
+            let mut slice = Slice::default();
+            self.gather(&mut slice, flow, at, v)?;
+            slice.outputs.push((v, name.clone(), "0".into(), None));
+            self.write_statement(shared, flow, slice)?;
+            self.scalars.insert(v, name);
+        }
+        let done = std::mem::replace(flow, Flow::state());
+        self.finish(shared, seq, done);
+        Ok(())
+    }
+
+    /// Appends the state of `flow` (if it has any node) to `seq`.
+    fn finish(&mut self, shared: &mut Shared<'a>, seq: &mut Seq, flow: Flow<'a>) {
+        if flow.lines.is_empty() {
+            return;
+        }
+        let name = format!("s{}", shared.id());
+        seq.push(
+            name.clone(),
+            format!("sdfg.state @{name} {{\n{}}}\n", flow.lines.concat()),
+        );
+    }
+
+    /// Writes the statement that `make` builds as one at position `p`,
+    /// after ending the state first if it conflicts with an earlier one
+    /// (then `make` runs again, since the loads it read are now kept in
+    /// scalars).
+    #[allow(clippy::too_many_arguments)]
+    fn emit(
+        &mut self,
+        shared: &mut Shared<'a>,
+        seq: &mut Seq,
+        flow: &mut Flow<'a>,
+        index: &HashMap<Op<'a>, usize>,
+        p: usize,
+        make: &dyn Fn(&mut Sdfg<'a>, &Flow<'a>) -> Result<'a, Slice<'a>>,
+    ) -> Result<'a, ()> {
+        let mut slice = make(self, flow)?;
+        if self.conflicts(flow, index, p, &slice.reads(), &slice.writes()) {
+            self.close(shared, seq, flow, index, p)?;
+            slice = make(self, flow)?;
+        }
+        self.write_statement(shared, flow, slice)
+    }
+
+    /// Keeps `v` in a transient scalar, written in `flow` (a condition
+    /// computed from data).
+    fn keep(
+        &mut self,
+        shared: &mut Shared<'a>,
+        flow: &mut Flow<'a>,
+        at: Op<'a>,
+        v: Val<'a>,
+    ) -> Result<'a, ()> {
+        if self.expr(v).is_some() || self.scalar(v).is_some() {
+            return Ok(());
+        }
+        let name = self.scalar_for(shared, at, v, "c")?;
+        let mut slice = Slice::default();
+        self.gather(&mut slice, flow, at, v)?;
+        slice.outputs.push((v, name.clone(), "0".into(), None));
+        self.write_statement(shared, flow, slice)?;
+        self.scalars.insert(v, name);
+        Ok(())
+    }
+
+    /// Whether a statement reading `reads` and writing `writes` at `p`
+    /// must go to a new state.
+    fn conflicts(
+        &self,
+        flow: &Flow<'a>,
+        index: &HashMap<Op<'a>, usize>,
+        p: usize,
+        reads: &BTreeSet<String>,
+        writes: &BTreeSet<String>,
+    ) -> bool {
+        if !flow.writes.is_disjoint(reads)
+            || !flow.writes.is_disjoint(writes)
+            || !flow.reads.is_disjoint(writes)
+        {
+            return true;
+        }
+        // A load of a written container whose value is still needed after
+        // this statement must be read before the write.
+        flow.pending.iter().any(|v| {
+            let Some(op) = v.defining_op() else {
+                return false;
+            };
+            if !(op.is("memref.load") || op.is("affine.load")) {
+                return false;
+            }
+            let container = self.memrefs.get(&op.operands()[0]);
+            container.is_some_and(|c| writes.contains(c))
+                && v.uses()
+                    .iter()
+                    .any(|(user, _)| position(index, *user).is_some_and(|q| q > p))
+        })
+    }
+
+    // ----- Statements ---------------------------------------------------
+
+    /// Adds the store `op` to `slice`: an element output where its
+    /// subscripts are symbolic, else a `by_ref` write of the container.
+    fn store_into(&mut self, slice: &mut Slice<'a>, flow: &Flow<'a>, op: Op<'a>) -> Result<'a, ()> {
+        let operands = op.operands();
+        let (value, memref) = (operands[0], operands[1]);
+        let container = self.container(op, memref)?;
+        match self.access_subset(op, 2) {
+            Some(subset) => {
+                self.gather(slice, flow, op, value)?;
+                slice.outputs.push((value, container, subset, None));
+            }
+            None if op.is("memref.store") => {
+                for o in &operands {
+                    if *o != memref {
+                        self.gather(slice, flow, op, *o)?;
+                    }
+                }
+                if !slice.by_ref.iter().any(|b| b.0 == memref) {
+                    slice.by_ref.push((memref, container));
+                }
+                slice.seen.insert(memref);
+                slice.ops.push(op);
+            }
+            None => return fail(op, "has subscripts that are not symbolic"),
+        }
+        Ok(())
+    }
+
+    /// Adds what computes `v` to `slice`.
+    fn gather(
+        &mut self,
+        slice: &mut Slice<'a>,
+        flow: &Flow<'a>,
+        at: Op<'a>,
+        v: Val<'a>,
+    ) -> Result<'a, ()> {
+        if !slice.seen.insert(v) {
+            return Ok(());
+        }
+        // SAFETY: the type is live.
+        let integer = unsafe { mlirTypeIsAIndex(v.ty()) || mlirTypeIsAInteger(v.ty()) };
+        if integer && !is_bool(v) {
+            if let Some(e) = self.expr(v) {
+                self.used.extend(e.free_symbols());
+                slice.syms.push((v, e.to_string()));
+                return Ok(());
+            }
+        }
+        if let Some(container) = self.scalar(v) {
+            slice.inputs.push(Input::Scalar {
+                value: v,
+                container,
+            });
+            return Ok(());
+        }
+        let Some(op) = v.defining_op() else {
+            return fail(at, "uses a block argument that has no SDFG counterpart");
+        };
+        if op.is("memref.load") || op.is("affine.load") {
+            let memref = op.operands()[0];
+            let container = self.container(op, memref)?;
+            if let Some(subset) = self.access_subset(op, 1) {
+                if !flow.pending_set.contains(&v) && !matches!(flow.kind, Kind::Map { .. }) {
+                    return fail(op, "internal error: a load is read outside its state");
+                }
+                slice.inputs.push(Input::Element {
+                    value: v,
+                    container,
+                    subset,
+                });
+                return Ok(());
+            }
+            if op.is("affine.load") {
+                return fail(op, "has subscripts that are not symbolic");
+            }
+            for o in op.operands().into_iter().skip(1) {
+                self.gather(slice, flow, op, o)?;
+            }
+            if slice.seen.insert(memref) {
+                slice.inputs.push(Input::Whole {
+                    value: memref,
+                    container,
+                });
+            }
+            slice.ops.push(op);
+            return Ok(());
+        }
+        if is_pure(op) || (op.results().len() == 1 && self.expr(v).is_some()) {
+            for o in op.operands() {
+                self.gather(slice, flow, op, o)?;
+            }
+            slice.ops.push(op);
+            return Ok(());
+        }
+        fail(op, format!("cannot be converted to an SDFG: its result feeds a computation and '{}' is not supported there", op.name()))
+    }
+
+    /// Writes the tasklet of `slice` and its edges into `flow`.
+    fn write_statement(
+        &mut self,
+        shared: &mut Shared<'a>,
+        flow: &mut Flow<'a>,
+        slice: Slice<'a>,
+    ) -> Result<'a, ()> {
+        let id = shared.id();
+        let label = format!("t{id}");
+        let mut ins = Vec::new();
+        let mut args = Vec::new();
+        let mut arg_types = Vec::new();
+        for (k, input) in slice.inputs.iter().enumerate() {
+            let (value, container, subset, ty) = match input {
+                Input::Element {
+                    value,
+                    container,
+                    subset,
+                } => (
+                    *value,
+                    container,
+                    subset.clone(),
+                    self.containers[container].elem.clone(),
+                ),
+                Input::Whole { value, container } => {
+                    let c = &self.containers[container];
+                    (*value, container, c.full(), c.memref())
+                }
+                Input::Scalar { value, container } => (
+                    *value,
+                    container,
+                    "0".to_string(),
+                    self.containers[container].elem.clone(),
+                ),
+            };
+            let source = self.read(shared, flow, container);
+            let cty = self.containers[container].ty();
+            ins.push(format!("\"i{k}\" = {source}[\"{subset}\"] : {cty}"));
+            args.push(value);
+            arg_types.push(format!("%i{k}: {ty}"));
+            self.read_set.insert(container.clone());
+            flow.reads.insert(container.clone());
+        }
+        let mut outs = Vec::new();
+        let mut yields = Vec::new();
+        let mut yield_types = Vec::new();
+        for (k, (value, container, _, _)) in slice.outputs.iter().enumerate() {
+            let elem = self.containers[container].elem.clone();
+            let vty = type_to_string(value.ty());
+            if vty != elem {
+                return fail(
+                    value
+                        .defining_op()
+                        .or_else(|| slice.ops.last().copied())
+                        .unwrap_or_else(|| slice.ops[0]),
+                    format!("stores a {vty} into the {elem} container `{container}`"),
+                );
+            }
+            outs.push(format!("\"o{k}\" : {elem}"));
+            yields.push(*value);
+            yield_types.push(elem);
+        }
+        for (k, (memref, container)) in slice.by_ref.iter().enumerate() {
+            let c = &self.containers[container];
+            outs.push(format!("\"r{k}\" : {} by_ref", c.elem));
+            arg_types.push(format!("%r{k}: {}", c.memref()));
+            args.push(*memref);
+        }
+        let placeholders: Vec<String> = yield_types
+            .iter()
+            .enumerate()
+            .map(|(k, t)| {
+                format!(
+                    "  %z{k} = {}\n",
+                    zero(t).expect("container types have zeros")
+                )
+            })
+            .collect();
+        let yield_line = if yields.is_empty() {
+            "  sdfg.yield\n".to_string()
+        } else {
+            let names: Vec<String> = (0..yields.len()).map(|k| format!("%z{k}")).collect();
+            format!(
+                "  sdfg.yield {} : {}\n",
+                names.join(", "),
+                yield_types.join(", ")
+            )
+        };
+        let n = outs.len();
+        let result = if n > 1 {
+            format!("%{label}:{n}")
+        } else {
+            format!("%{label}")
+        };
+        let ins_text = if ins.is_empty() {
+            String::new()
+        } else {
+            format!(" ins({})", ins.join(", "))
+        };
+        flow.lines.push(format!(
+            "{result} = sdfg.tasklet \"{label}\"{ins_text} outs({}) {{\n^bb0({}):\n{}{yield_line}}}\n",
+            outs.join(", "),
+            arg_types.join(", "),
+            placeholders.concat()
+        ));
+        let result_of = |k: usize| {
+            if n > 1 {
+                format!("%{label}#{k}")
+            } else {
+                format!("%{label}")
+            }
+        };
+        for (k, (_, container, subset, wcr)) in slice.outputs.iter().enumerate() {
+            let elem = self.containers[container].elem.clone();
+            self.write(
+                shared,
+                flow,
+                container,
+                &result_of(k),
+                subset,
+                &elem,
+                false,
+                *wcr,
+            );
+        }
+        for (k, (_, container)) in slice.by_ref.iter().enumerate() {
+            let c = self.containers[container].clone();
+            self.write(
+                shared,
+                flow,
+                container,
+                &result_of(slice.outputs.len() + k),
+                &c.full(),
+                &c.elem,
+                true,
+                None,
+            );
+        }
+        shared.plans.push(Plan {
+            label,
+            ops: slice.ops,
+            args,
+            syms: slice.syms,
+            yields,
+        });
+        Ok(())
+    }
+
+    /// The SSA name to read `container` from in `flow`.
+    fn read(&mut self, shared: &mut Shared<'a>, flow: &mut Flow<'a>, container: &str) -> String {
+        match &mut flow.kind {
+            Kind::State { reads } => {
+                if let Some(node) = reads.get(container) {
+                    return node.clone();
+                }
+                let node = format!("%a{}", shared.id());
+                flow.lines.push(format!(
+                    "{node} = sdfg.access %{container} : {}\n",
+                    self.containers[container].ty()
+                ));
+                reads.insert(container.to_string(), node.clone());
+                node
+            }
+            Kind::Map { inputs, .. } => {
+                if let Some((_, arg)) = inputs.iter().find(|(c, _)| c == container) {
+                    return arg.clone();
+                }
+                let arg = format!("%m{}", shared.id());
+                inputs.push((container.to_string(), arg.clone()));
+                arg
+            }
+        }
+    }
+
+    /// Writes `operand` (of element type `elem`, or a container's type)
+    /// into `container` at `subset` in `flow`.
+    #[allow(clippy::too_many_arguments)]
+    fn write(
+        &mut self,
+        shared: &mut Shared<'a>,
+        flow: &mut Flow<'a>,
+        container: &str,
+        operand: &str,
+        subset: &str,
+        ty: &str,
+        dynamic: bool,
+        wcr: Option<&'static str>,
+    ) {
+        self.write_set.insert(container.to_string());
+        flow.writes.insert(container.to_string());
+        match &mut flow.kind {
+            Kind::State { .. } => {
+                let cty = self.containers[container].ty();
+                let memlet = memlet(subset, dynamic, wcr);
+                flow.lines.push(format!(
+                    "%w{} = sdfg.access %{container} writes({operand}[{memlet}] : {ty}) : {cty}\n",
+                    shared.id()
+                ));
+            }
+            Kind::Map { exits, .. } => {
+                let k = exits.iter().filter(|e| e.container == container).count();
+                let connector = if k == 0 {
+                    container.to_string()
+                } else {
+                    format!("{container}_{k}")
+                };
+                exits.push(Exit {
+                    container: container.to_string(),
+                    connector,
+                    operand: operand.to_string(),
+                    memlet: subset.to_string(),
+                    ty: ty.to_string(),
+                    dynamic,
+                    wcr,
+                });
+            }
+        }
+    }
+
+    // ----- Containers ---------------------------------------------------
+
+    /// `memref.alloc`/`memref.alloca`: a transient.
+    fn alloc(&mut self, shared: &mut Shared<'a>, op: Op<'a>) -> Result<'a, ()> {
+        let result = op.results()[0];
+        let (elem, dims) = memref_shape(result.ty()).map_err(|m| super::Failure::new(op, m))?;
+        let mut dynamic = op.operands().into_iter();
+        let mut shape = Vec::new();
+        for d in dims {
+            match d {
+                Some(n) => shape.push(Expr::int(n)),
+                None => {
+                    let Some(size) = dynamic.next().and_then(|v| self.expr(v)) else {
+                        return fail(op, "has a size that is not symbolic (computed from data)");
+                    };
+                    shape.push(size);
+                }
+            }
+        }
+        if shape.iter().any(|e| {
+            e.free_symbols()
+                .iter()
+                .any(|s| self.locals.contains(s) || self.params.contains(s))
+        }) {
+            return fail(
+                op,
+                "has a size that depends on a loop variable, which an SDFG transient cannot have",
+            );
+        }
+        let name = shared.fresh(if shape.is_empty() { "s" } else { "tmp" });
+        self.transient(Container {
+            name: name.clone(),
+            elem,
+            shape,
+        });
+        self.memrefs.insert(result, name);
+        Ok(())
+    }
+
+    /// `memref.copy`: a copy between two access nodes.
+    fn copy(
+        &mut self,
+        shared: &mut Shared<'a>,
+        seq: &mut Seq,
+        flow: &mut Flow<'a>,
+        index: &HashMap<Op<'a>, usize>,
+        p: usize,
+        op: Op<'a>,
+    ) -> Result<'a, ()> {
+        let operands = op.operands();
+        let src = self.container(op, operands[0])?;
+        let dst = self.container(op, operands[1])?;
+        let reads = BTreeSet::from([src.clone()]);
+        let writes = BTreeSet::from([dst.clone()]);
+        if self.conflicts(flow, index, p, &reads, &writes) {
+            self.close(shared, seq, flow, index, p)?;
+        }
+        let source = self.read(shared, flow, &src);
+        let (s, d) = (self.containers[&src].clone(), self.containers[&dst].clone());
+        self.read_set.insert(src.clone());
+        flow.reads.insert(src);
+        let memlet = format!("\"{}\" -> \"{}\"", s.full(), d.full());
+        self.write_set.insert(dst.clone());
+        flow.writes.insert(dst.clone());
+        flow.lines.push(format!(
+            "%w{} = sdfg.access %{dst} writes({source}[{memlet}] : {}) : {}\n",
+            shared.id(),
+            s.ty(),
+            d.ty()
+        ));
+        Ok(())
+    }
+
+    // ----- Loops and branches -------------------------------------------
+
+    /// A fresh name for a loop variable or map parameter.
+    fn var(&mut self, shared: &mut Shared<'a>) -> String {
+        for base in ["i", "j", "k", "l"] {
+            if !shared.taken.contains(base) {
+                return shared.fresh(base);
+            }
+        }
+        shared.fresh("i")
+    }
+
+    /// `scf.for`/`affine.for`: an `sdfg.loop` with a loop variable; loop-
+    /// carried values live in transient scalars.
+    fn for_loop(&mut self, shared: &mut Shared<'a>, op: Op<'a>) -> Result<'a, (String, String)> {
+        let operands = op.operands();
+        let (lb, ub, step, inits) = if op.is("scf.for") {
+            let e: Vec<Option<Expr>> = operands[..3].iter().map(|o| self.expr(*o)).collect();
+            (
+                e[0].clone(),
+                e[1].clone(),
+                e[2].clone(),
+                operands[3..].to_vec(),
+            )
+        } else {
+            let nl = super::values::affine_arity(op, "lowerBoundMap").unwrap_or(0);
+            let nu = super::values::affine_arity(op, "upperBoundMap").unwrap_or(0);
+            let lo: Vec<Option<Expr>> = operands[..nl].iter().map(|o| self.expr(*o)).collect();
+            let hi: Vec<Option<Expr>> = operands[nl..nl + nu]
+                .iter()
+                .map(|o| self.expr(*o))
+                .collect();
+            let lb = affine_results(op, "lowerBoundMap", &lo).map(Expr::max);
+            let ub = affine_results(op, "upperBoundMap", &hi).map(Expr::min);
+            let step = op
+                .attr("step")
+                .and_then(super::values::int_attr)
+                .map(Expr::int);
+            (lb, ub, step, operands[nl + nu..].to_vec())
+        };
+        let (Some(lb), Some(ub), Some(step)) = (lb, ub, step) else {
+            return fail(
+                op,
+                "has bounds or a step computed from data, which are not converted yet",
+            );
+        };
+        for e in [&lb, &ub, &step] {
+            self.used.extend(e.free_symbols());
+        }
+        let var = self.var(shared);
+        self.locals.insert(var.clone());
+        let args = op.region_args(0);
+        self.bind_expr(args[0], Expr::symbol(&var));
+        // Loop-carried values: one scalar per iteration argument, set
+        // before the loop, updated by the body's yield, read after it.
+        let mut carried = Vec::new();
+        let mut init_seq = Vec::new();
+        for (k, init) in inits.iter().enumerate() {
+            let name = self.scalar_for(shared, op, args[k + 1], "acc")?;
+            self.scalars.insert(args[k + 1], name.clone());
+            self.scalars.insert(op.results()[k], name.clone());
+            carried.push((name, *init));
+        }
+        if !carried.is_empty() {
+            init_seq = carried.clone();
+        }
+        let body_ops = op.region_ops(0);
+        let (terminator, ops) = body_ops.split_last().expect("loops have a terminator");
+        let yields: Vec<(Val<'a>, String)> = terminator
+            .operands()
+            .into_iter()
+            .zip(carried.iter().map(|c| c.0.clone()))
+            .collect();
+        let body = self.region(shared, ops, &yields, Some(*terminator))?;
+        let name = format!("loop{}", shared.id());
+        let text = format!(
+            "sdfg.loop @{name} var \"{var}\" init \"{lb}\" cond \"{var} < {ub}\" update \"{var} + {step}\" {{\n{}}}\n",
+            body.render(shared)
+        );
+        if init_seq.is_empty() {
+            return Ok((name, text));
+        }
+        // The initial values: a state before the loop, in a region of its
+        // own so that the caller sees one block.
+        let mut flow = Flow::state();
+        for (container, init) in init_seq {
+            let mut slice = Slice::default();
+            self.gather(&mut slice, &flow, op, init)?;
+            slice.outputs.push((init, container, "0".into(), None));
+            self.write_statement(shared, &mut flow, slice)?;
+        }
+        let mut seq = Seq::default();
+        self.finish(shared, &mut seq, flow);
+        seq.push(name, text);
+        let region = format!("region{}", shared.id());
+        Ok((
+            region.clone(),
+            format!("sdfg.region @{region} {{\n{}}}\n", seq.render(shared)),
+        ))
+    }
+
+    /// `scf.if`: an `sdfg.conditional`; results live in transient scalars.
+    fn conditional(&mut self, shared: &mut Shared<'a>, op: Op<'a>) -> Result<'a, (String, String)> {
+        let condition = op.operands()[0];
+        let cond = match self.expr(condition) {
+            Some(e) => e.to_string(),
+            None => match self.scalar(condition) {
+                Some(c) => c,
+                None => return fail(op, "internal error: its condition was not kept"),
+            },
+        };
+        let mut results = Vec::new();
+        for r in op.results() {
+            let name = self.scalar_for(shared, op, r, "r")?;
+            self.scalars.insert(r, name.clone());
+            results.push(name);
+        }
+        let name = format!("if{}", shared.id());
+        let mut text = format!("sdfg.conditional @{name} {{\n");
+        for region in 0..2 {
+            if !op.has_body(region) {
+                continue;
+            }
+            let body_ops = op.region_ops(region);
+            let (terminator, ops) = body_ops
+                .split_last()
+                .expect("scf.if regions have a terminator");
+            let yields: Vec<(Val<'a>, String)> = terminator
+                .operands()
+                .into_iter()
+                .zip(results.iter().cloned())
+                .collect();
+            let body = self.region(shared, ops, &yields, Some(*terminator))?;
+            let guard = if region == 0 {
+                format!(" if \"{cond}\"")
+            } else {
+                String::new()
+            };
+            text.push_str(&format!(
+                "sdfg.branch @b{}{guard} {{\n{}}}\n",
+                shared.id(),
+                body.render(shared)
+            ));
+        }
+        text.push_str("}\n");
+        Ok((name, text))
+    }
+
+    // ----- Parallel loops -----------------------------------------------
+
+    /// `scf.parallel`/`affine.parallel`: a map in the current state. Its
+    /// body's statements become tasklets in the map when they are
+    /// independent; a body with control flow or dependences becomes a
+    /// nested SDFG in the map.
+    fn parallel(
+        &mut self,
+        shared: &mut Shared<'a>,
+        seq: &mut Seq,
+        flow: &mut Flow<'a>,
+        index: &HashMap<Op<'a>, usize>,
+        p: usize,
+        op: Op<'a>,
+    ) -> Result<'a, ()> {
+        // Values from memory that the body reads must be in containers.
+        let body: Vec<Op<'a>> = op.descendants();
+        let mut external = Vec::new();
+        for inner in &body {
+            for o in inner.operands() {
+                if flow.pending_set.contains(&o) && !external.contains(&o) {
+                    external.push(o);
+                }
+            }
+        }
+        if !external.is_empty() {
+            self.close(shared, seq, flow, index, p)?;
+        }
+        let mut map = Flow::map();
+        let (ranges, reductions) = self.map_ranges(shared, op)?;
+        let mut reduced = Vec::new();
+        for (k, (init, wcr)) in reductions.iter().enumerate() {
+            // The reduction's scalar starts at the initial value.
+            let result = op.results()[k];
+            let name = self.scalar_for(shared, op, result, "red")?;
+            let (init, out) = (*init, name.clone());
+            self.emit(shared, seq, flow, index, p, &|s, f| {
+                let mut slice = Slice::default();
+                s.gather(&mut slice, f, op, init)?;
+                slice.outputs.push((init, out.clone(), "0".into(), None));
+                Ok(slice)
+            })?;
+            reduced.push((name, *wcr));
+        }
+        let body_ops = op.region_ops(0);
+        if self.independent(&body_ops) {
+            self.map_body(shared, &mut map, &body_ops, &reduced)?;
+        } else {
+            self.nested(shared, &mut map, op, &body_ops, &reduced)?;
+        }
+        for (k, (name, _)) in reduced.iter().enumerate() {
+            self.scalars.insert(op.results()[k], name.clone());
+        }
+        self.close_map(shared, seq, flow, index, p, map, &ranges)
+    }
+
+    /// The map's parameters and ranges (binding the induction variables),
+    /// and its reductions: initial value and write-conflict resolution.
+    #[allow(clippy::type_complexity)]
+    fn map_ranges(
+        &mut self,
+        shared: &mut Shared<'a>,
+        op: Op<'a>,
+    ) -> Result<'a, (Vec<(String, String)>, Vec<(Val<'a>, &'static str)>)> {
+        let operands = op.operands();
+        let ivs = op.region_args(0);
+        let n = ivs.len();
+        let mut bounds = Vec::new();
+        let mut reductions = Vec::new();
+        if op.is("scf.parallel") {
+            for d in 0..n {
+                bounds.push((
+                    self.expr(operands[d]),
+                    self.expr(operands[n + d]),
+                    self.expr(operands[2 * n + d]),
+                ));
+            }
+            let terminator = *op
+                .region_ops(0)
+                .last()
+                .expect("scf.parallel has a terminator");
+            for (k, init) in operands[3 * n..].iter().enumerate() {
+                let combiner = terminator.region_ops(k);
+                let wcr = match combiner.as_slice() {
+                    [c, _] => wcr_of(c.name()),
+                    _ => None,
+                };
+                let Some(wcr) = wcr else {
+                    return fail(
+                        terminator,
+                        "reduces with a combiner that is not a sum, product, min or max",
+                    );
+                };
+                reductions.push((*init, wcr));
+            }
+        } else {
+            let all: Vec<Option<Expr>> = operands.iter().map(|o| self.expr(*o)).collect();
+            let lo = affine_results(op, "lowerBoundsMap", &all);
+            let nl = super::values::affine_arity(op, "lowerBoundsMap").unwrap_or(0);
+            let hi = affine_results(op, "upperBoundsMap", &all[nl..]);
+            let steps: Vec<i64> = op
+                .array_attr("steps")
+                .into_iter()
+                .filter_map(super::values::int_attr)
+                .collect();
+            let (Some(lo), Some(hi)) = (lo, hi) else {
+                return fail(
+                    op,
+                    "has bounds computed from data, which are not converted yet",
+                );
+            };
+            if lo.len() != n || hi.len() != n || steps.len() != n {
+                return fail(
+                    op,
+                    "has bounds with min/max groups, which are not converted yet",
+                );
+            }
+            for d in 0..n {
+                bounds.push((
+                    Some(lo[d].clone()),
+                    Some(hi[d].clone()),
+                    Some(Expr::int(steps[d])),
+                ));
+            }
+            if !op.array_attr("reductions").is_empty() {
+                return fail(
+                    op,
+                    "has reductions, which are not converted yet for affine.parallel",
+                );
+            }
+        }
+        let mut ranges = Vec::new();
+        for (d, (lb, ub, step)) in bounds.into_iter().enumerate() {
+            let (Some(lb), Some(ub), Some(step)) = (lb, ub, step) else {
+                return fail(
+                    op,
+                    "has bounds or steps computed from data, which are not converted yet",
+                );
+            };
+            for e in [&lb, &ub, &step] {
+                self.used.extend(e.free_symbols());
+            }
+            let param = self.var(shared);
+            self.params.insert(param.clone());
+            self.bind_expr(ivs[d], Expr::symbol(&param));
+            let range = if step.as_int() == Some(1) {
+                format!("{lb}:{ub}")
+            } else {
+                format!("{lb}:{ub}:{step}")
+            };
+            ranges.push((param, range));
+        }
+        Ok((ranges, reductions))
+    }
+
+    /// Whether a parallel body's statements can be tasklets side by side
+    /// in a map: only loads, stores, index arithmetic, pure ops and nested
+    /// parallel loops of the same kind, and no container both written by
+    /// one statement and accessed by another.
+    fn independent(&mut self, ops: &[Op<'a>]) -> bool {
+        let mut stores: Vec<(Op<'a>, Val<'a>)> = Vec::new();
+        let mut loads: Vec<(Op<'a>, Val<'a>)> = Vec::new();
+        let mut stack: Vec<Op<'a>> = ops.to_vec();
+        while let Some(op) = stack.pop() {
+            match op.name() {
+                "memref.store" | "affine.store" => stores.push((op, op.operands()[1])),
+                "memref.load" | "affine.load" => loads.push((op, op.operands()[0])),
+                "scf.parallel" | "affine.parallel" => {
+                    if !op.results().is_empty() {
+                        return false;
+                    }
+                    stack.extend(op.region_ops(0));
+                }
+                "scf.reduce" | "scf.reduce.return" | "affine.yield" => {
+                    stack.extend((0..op.num_regions()).flat_map(|r| op.region_ops(r)));
+                }
+                _ if is_pure(op) => {}
+                _ if op.results().len() == 1 && self.expr(op.results()[0]).is_some() => {}
+                _ => return false,
+            }
+        }
+        for (i, (_, a)) in stores.iter().enumerate() {
+            if stores.iter().skip(i + 1).any(|(_, b)| b == a) {
+                return false;
+            }
+        }
+        // A load of a written memref must feed only that store.
+        for (load, memref) in &loads {
+            let Some((store, _)) = stores.iter().find(|(_, m)| m == memref) else {
+                continue;
+            };
+            let mut users: Vec<Op<'a>> =
+                load.results()[0].uses().into_iter().map(|u| u.0).collect();
+            let mut seen = HashSet::new();
+            while let Some(user) = users.pop() {
+                if !seen.insert(user) {
+                    continue;
+                }
+                if user == *store {
+                    continue;
+                }
+                if user.is("memref.store") || user.is("affine.store") || !is_pure(user) {
+                    return false;
+                }
+                users.extend(user.results()[0].uses().into_iter().map(|u| u.0));
+            }
+        }
+        true
+    }
+
+    /// Writes an independent parallel body into the map region `map`.
+    fn map_body(
+        &mut self,
+        shared: &mut Shared<'a>,
+        map: &mut Flow<'a>,
+        ops: &[Op<'a>],
+        reduced: &[(String, &'static str)],
+    ) -> Result<'a, ()> {
+        for op in ops {
+            let op = *op;
+            match op.name() {
+                "memref.store" | "affine.store" => {
+                    let mut slice = Slice::default();
+                    self.store_into(&mut slice, map, op)?;
+                    self.write_statement(shared, map, slice)?;
+                }
+                "scf.reduce" => {
+                    let mut slice = Slice::default();
+                    for (k, v) in op.operands().into_iter().enumerate() {
+                        self.gather(&mut slice, map, op, v)?;
+                        slice.outputs.push((
+                            v,
+                            reduced[k].0.clone(),
+                            "0".into(),
+                            Some(reduced[k].1),
+                        ));
+                    }
+                    if !slice.outputs.is_empty() {
+                        self.write_statement(shared, map, slice)?;
+                    }
+                }
+                "scf.parallel" | "affine.parallel" => {
+                    let (ranges, _) = self.map_ranges(shared, op)?;
+                    let mut inner = Flow::map();
+                    self.map_body(shared, &mut inner, &op.region_ops(0), &[])?;
+                    self.nest_map(shared, map, inner, &ranges)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the map `op` with region `map` into `flow` (a state).
+    #[allow(clippy::too_many_arguments)]
+    fn close_map(
+        &mut self,
+        shared: &mut Shared<'a>,
+        seq: &mut Seq,
+        flow: &mut Flow<'a>,
+        index: &HashMap<Op<'a>, usize>,
+        p: usize,
+        map: Flow<'a>,
+        ranges: &[(String, String)],
+    ) -> Result<'a, ()> {
+        let Kind::Map { inputs, exits } = &map.kind else {
+            unreachable!()
+        };
+        let reads: BTreeSet<String> = inputs.iter().map(|i| i.0.clone()).collect();
+        let writes: BTreeSet<String> = exits.iter().map(|e| e.container.clone()).collect();
+        if self.conflicts(flow, index, p, &reads, &writes) {
+            self.close(shared, seq, flow, index, p)?;
+        }
+        self.nest_map(shared, flow, map, ranges)
+    }
+
+    /// Writes the map `op` with region `map` into `flow`, reading its
+    /// inputs from `flow` and writing its outputs there.
+    fn nest_map(
+        &mut self,
+        shared: &mut Shared<'a>,
+        flow: &mut Flow<'a>,
+        map: Flow<'a>,
+        ranges: &[(String, String)],
+    ) -> Result<'a, ()> {
+        let Kind::Map { inputs, exits } = map.kind else {
+            unreachable!()
+        };
+        if exits.is_empty() {
+            // Nothing leaves the map: it has no effect.
+            return Ok(());
+        }
+        let label = format!("map{}", shared.id());
+        let params: Vec<String> = ranges
+            .iter()
+            .map(|(p, r)| format!("\"{p}\" = \"{r}\""))
+            .collect();
+        let mut ins = Vec::new();
+        let mut block_args = Vec::new();
+        for (container, arg) in &inputs {
+            let source = self.read(shared, flow, container);
+            let c = &self.containers[container];
+            ins.push(format!(
+                "\"{container}\" = {source}[\"{}\"] : {}",
+                c.full(),
+                c.ty()
+            ));
+            block_args.push(format!("{arg}: {}", c.ty()));
+            flow.reads.insert(container.clone());
+        }
+        let outs: Vec<String> = exits
+            .iter()
+            .map(|e| {
+                format!(
+                    "\"{}\" : {}",
+                    e.connector,
+                    self.containers[&e.container].ty()
+                )
+            })
+            .collect();
+        let exit_edges: Vec<String> = exits
+            .iter()
+            .map(|e| {
+                format!(
+                    "\"{}\" = {}[{}] : {}",
+                    e.connector,
+                    e.operand,
+                    memlet(&e.memlet, e.dynamic, e.wcr),
+                    e.ty
+                )
+            })
+            .collect();
+        let n = exits.len();
+        let result = if n > 1 {
+            format!("%{label}:{n}")
+        } else {
+            format!("%{label}")
+        };
+        let ins_text = if ins.is_empty() {
+            String::new()
+        } else {
+            format!(" ins({})", ins.join(", "))
+        };
+        flow.lines.push(format!(
+            "{result} = sdfg.map \"{label}\" [{}]{ins_text} outs({}) {{\n^bb0({}):\n{}sdfg.exit ({})\n}}\n",
+            params.join(", "),
+            outs.join(", "),
+            block_args.join(", "),
+            map.lines.concat(),
+            exit_edges.join(", ")
+        ));
+        for (k, e) in exits.iter().enumerate() {
+            let operand = if n > 1 {
+                format!("%{label}#{k}")
+            } else {
+                format!("%{label}")
+            };
+            let c = self.containers[&e.container].clone();
+            let subset = if c.shape.is_empty() {
+                "0".to_string()
+            } else {
+                c.full()
+            };
+            self.write(
+                shared,
+                flow,
+                &e.container,
+                &operand,
+                &subset,
+                &c.ty(),
+                e.dynamic,
+                e.wcr,
+            );
+        }
+        Ok(())
+    }
+
+    /// A parallel body with control flow or dependences: a nested SDFG in
+    /// the map, converted like a function body.
+    fn nested(
+        &mut self,
+        shared: &mut Shared<'a>,
+        map: &mut Flow<'a>,
+        op: Op<'a>,
+        body_ops: &[Op<'a>],
+        reduced: &[(String, &'static str)],
+    ) -> Result<'a, ()> {
+        let name = format!("body{}", shared.id());
+        let mut inner = Sdfg::new(name.clone());
+        inner.exprs = self.exprs.clone();
+        for (v, c) in &self.memrefs {
+            inner.outer.insert(*v, self.containers[c].clone());
+        }
+        for (v, c) in &self.scalars {
+            inner.outer.insert(*v, self.containers[c].clone());
+        }
+        let (terminator, ops) = body_ops
+            .split_last()
+            .expect("parallel bodies have a terminator");
+        // A reduction's value goes to a scalar of the nested SDFG, then
+        // through the map's exit with the write-conflict resolution.
+        let mut results = Vec::new();
+        let mut partials = Vec::new();
+        if terminator.is("scf.reduce") {
+            for (k, v) in terminator.operands().into_iter().enumerate() {
+                let c = shared.fresh("part");
+                let elem = self.containers[&reduced[k].0].elem.clone();
+                let container = Container {
+                    name: c.clone(),
+                    elem,
+                    shape: Vec::new(),
+                };
+                inner.args.push(c.clone());
+                inner.containers.insert(c.clone(), container.clone());
+                self.containers.insert(c.clone(), container);
+                results.push((v, c.clone()));
+                partials.push((c, k));
+            }
+        }
+        let seq = inner.region(shared, ops, &results, Some(*terminator))?;
+        let body = seq.render(shared);
+        let (_, free) = inner.symbols();
+        let text = inner.render(&body);
+        self.used
+            .extend(free.iter().filter(|s| !self.params.contains(*s)).cloned());
+        let mut ins = Vec::new();
+        for container in inner.args.iter().filter(|a| inner.read_set.contains(*a)) {
+            let source = self.read(shared, map, container);
+            let c = &self.containers[container];
+            ins.push(format!(
+                "\"{container}\" = {source}[\"{}\"] : {}",
+                c.full(),
+                c.ty()
+            ));
+            self.read_set.insert(container.clone());
+        }
+        let written: Vec<&String> = inner
+            .args
+            .iter()
+            .filter(|a| inner.write_set.contains(*a))
+            .collect();
+        let outs: Vec<String> = written
+            .iter()
+            .map(|c| format!("\"{c}\" : {}", self.containers[*c].ty()))
+            .collect();
+        let symbols: Vec<String> = free.iter().map(|s| format!("\"{s}\" = \"{s}\"")).collect();
+        let label = format!("n{}", shared.id());
+        let n = written.len();
+        let result = match n {
+            0 => return fail(op, "has a body that writes nothing outside itself"),
+            1 => format!("%{label}"),
+            _ => format!("%{label}:{n}"),
+        };
+        let ins_text = if ins.is_empty() {
+            String::new()
+        } else {
+            format!(" ins({})", ins.join(", "))
+        };
+        let symbols_text = if symbols.is_empty() {
+            String::new()
+        } else {
+            format!(" symbols({})", symbols.join(", "))
+        };
+        map.lines.push(format!(
+            "{result} = sdfg.nested \"{label}\"{ins_text} outs({}){symbols_text} {{\n{text}}}\n",
+            outs.join(", ")
+        ));
+        let written: Vec<String> = written.into_iter().cloned().collect();
+        for (k, container) in written.iter().enumerate() {
+            let operand = if n > 1 {
+                format!("%{label}#{k}")
+            } else {
+                format!("%{label}")
+            };
+            let c = self.containers[container].clone();
+            if let Some((_, r)) = partials.iter().find(|(p, _)| p == container) {
+                let (target, wcr) = reduced[*r].clone();
+                self.write(
+                    shared,
+                    map,
+                    &target,
+                    &operand,
+                    "0",
+                    &c.ty(),
+                    false,
+                    Some(wcr),
+                );
+                continue;
+            }
+            self.write(
+                shared,
+                map,
+                container,
+                &operand,
+                &c.full(),
+                &c.ty(),
+                true,
+                None,
+            );
+        }
+        Ok(())
+    }
+}
+
+/// A memlet's text: subset, then flags.
+fn memlet(subset: &str, dynamic: bool, wcr: Option<&str>) -> String {
+    let mut text = format!("\"{subset}\"");
+    if dynamic {
+        text.push_str(", dynamic");
+    }
+    if let Some(w) = wcr {
+        text.push_str(&format!(", wcr {w}"));
+    }
+    text
+}
