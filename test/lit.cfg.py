@@ -29,3 +29,23 @@ config.substitutions.append(("%corpus", corpus))
 # Debian's Python, with the python3-numpy that scripts/run.sh installs (a
 # `python3` earlier on PATH may have no NumPy).
 config.substitutions.append(("%python", "/usr/bin/python3"))
+
+# Running whole programs in upstream dialects: upstream's own lowering (the
+# reference) and mlir-cpu-runner with its runtime libraries (printing,
+# OpenMP for the lowered maps).
+llvm_lib = os.path.join(os.path.dirname(llvm_bin), "lib")
+runner_libs = " ".join(
+    "-shared-libs=" + os.path.join(llvm_lib, lib)
+    for lib in ["libmlir_runner_utils.so", "libmlir_c_runner_utils.so", "libomp.so"]
+)
+config.substitutions.append(
+    ("%mlir_run", "mlir-cpu-runner -e main -entry-point-result=void " + runner_libs)
+)
+config.substitutions.append(
+    (
+        "%upstream_lower",
+        "--convert-linalg-to-loops --lower-affine --convert-scf-to-cf --expand-strided-metadata "
+        "--finalize-memref-to-llvm --convert-math-to-llvm --convert-math-to-libm --convert-arith-to-llvm "
+        "--convert-cf-to-llvm --convert-func-to-llvm --reconcile-unrealized-casts",
+    )
+)

@@ -261,6 +261,9 @@ impl<'a> Slice<'a> {
 /// An SDFG under construction.
 pub(super) struct Sdfg<'a> {
     pub name: String,
+    /// What the SSA names of its containers start with (a nested SDFG's
+    /// must differ from those of the SDFGs around it).
+    prefix: String,
     /// Arguments in order: container names.
     pub args: Vec<String>,
     pub containers: BTreeMap<String, Container>,
@@ -380,6 +383,7 @@ impl<'a> Sdfg<'a> {
     pub fn new(name: String) -> Sdfg<'a> {
         Sdfg {
             name,
+            prefix: String::new(),
             args: Vec::new(),
             containers: BTreeMap::new(),
             memrefs: HashMap::new(),
@@ -441,7 +445,13 @@ impl<'a> Sdfg<'a> {
         let args: Vec<String> = self
             .args
             .iter()
-            .map(|a| format!("%{a}: {} as \"{a}\"", self.containers[a].ty()))
+            .map(|a| {
+                format!(
+                    "%{}{a}: {} as \"{a}\"",
+                    self.prefix,
+                    self.containers[a].ty()
+                )
+            })
             .collect();
         let (declared, _) = self.symbols();
         let symbols: Vec<String> = declared.iter().map(|s| format!("{s} = i64")).collect();
@@ -460,8 +470,11 @@ impl<'a> Sdfg<'a> {
 
     /// The symbolic value of `v`, or `None` for data.
     pub fn expr(&mut self, v: Val<'a>) -> Option<Expr> {
-        if let Some(e) = self.exprs.get(&v) {
-            return e.clone();
+        if let Some(e) = self.exprs.get(&v).cloned() {
+            if let Some(e) = &e {
+                self.used.extend(e.free_symbols());
+            }
+            return e;
         }
         let e = match v.defining_op() {
             Some(op) if op.is("memref.dim") => {
@@ -552,7 +565,8 @@ impl<'a> Sdfg<'a> {
     fn transient(&mut self, container: Container) -> String {
         let name = container.name.clone();
         self.allocs.push(format!(
-            "%{name} = sdfg.alloc \"{name}\" : {}\n",
+            "%{}{name} = sdfg.alloc \"{name}\" : {}\n",
+            self.prefix,
             container.ty()
         ));
         self.containers.insert(name.clone(), container);
@@ -662,7 +676,7 @@ impl<'a> Sdfg<'a> {
                     .get(v)
                     .is_some_and(|s| s != c && containers.contains(s));
                 if reads_other {
-                    let at = terminator.unwrap_or(ops[0]);
+                    let at = terminator.unwrap_or_else(|| ops[0]);
                     let tmp = self.scalar_for(shared, at, *v, "tmp")?;
                     let (v, out) = (*v, tmp.clone());
                     self.emit(shared, &mut seq, &mut flow, &index, p, &|s, f| {
@@ -680,7 +694,7 @@ impl<'a> Sdfg<'a> {
                 if self.scalars.get(&v) == Some(c) {
                     continue;
                 }
-                let at = terminator.unwrap_or(ops[0]);
+                let at = terminator.unwrap_or_else(|| ops[0]);
                 self.emit(shared, &mut seq, &mut flow, &index, p, &|s, f| {
                     let mut slice = Slice::default();
                     match &tmp {
@@ -1075,7 +1089,8 @@ impl<'a> Sdfg<'a> {
                 }
                 let node = format!("%a{}", shared.id());
                 flow.lines.push(format!(
-                    "{node} = sdfg.access %{container} : {}\n",
+                    "{node} = sdfg.access %{}{container} : {}\n",
+                    self.prefix,
                     self.containers[container].ty()
                 ));
                 reads.insert(container.to_string(), node.clone());
@@ -1113,8 +1128,9 @@ impl<'a> Sdfg<'a> {
                 let cty = self.containers[container].ty();
                 let memlet = memlet(subset, dynamic, wcr);
                 flow.lines.push(format!(
-                    "%w{} = sdfg.access %{container} writes({operand}[{memlet}] : {ty}) : {cty}\n",
-                    shared.id()
+                    "%w{} = sdfg.access %{}{container} writes({operand}[{memlet}] : {ty}) : {cty}\n",
+                    shared.id(),
+                    self.prefix
                 ));
             }
             Kind::Map { exits, .. } => {
@@ -1202,8 +1218,9 @@ impl<'a> Sdfg<'a> {
         self.write_set.insert(dst.clone());
         flow.writes.insert(dst.clone());
         flow.lines.push(format!(
-            "%w{} = sdfg.access %{dst} writes({source}[{memlet}] : {}) : {}\n",
+            "%w{} = sdfg.access %{}{dst} writes({source}[{memlet}] : {}) : {}\n",
             shared.id(),
+            self.prefix,
             s.ty(),
             d.ty()
         ));
@@ -1747,6 +1764,7 @@ impl<'a> Sdfg<'a> {
     ) -> Result<'a, ()> {
         let name = format!("body{}", shared.id());
         let mut inner = Sdfg::new(name.clone());
+        inner.prefix = format!("{name}_");
         inner.exprs = self.exprs.clone();
         for (v, c) in &self.memrefs {
             inner.outer.insert(*v, self.containers[c].clone());
