@@ -6,7 +6,8 @@
 
 // A 1-d convolution (valid) with scf.for loops and a loop-carried sum.
 
-// SDFG["i + j"]
+// SDFG-DAG: ["i + j"]
+// CHECK: [0.1875,  2.5625,  0.125,  -0.25,  2.125,  -0.3125]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

@@ -6,7 +6,19 @@
 
 // A 2-d convolution in NCHW/FCHW layout with affine.for on static shapes.
 
-// SDFG["{{.*}}, {{.*}}, {{.*}} + {{.*}}, {{.*}} + {{.*}}"]
+// SDFG-DAG: ["{{.*}}, {{.*}}, {{.*}} + {{.*}}, {{.*}} + {{.*}}"]
+// CHECK: {{\[\[}}{{\[\[}}6,     -2.25,     1.875,     2.5625],
+// CHECK-NEXT: [2.5,     -0.9375,     3.1875,     -0.25],
+// CHECK-NEXT: [-1,     0.375,     3.8125,     -1.6875],
+// CHECK-NEXT: [-2.4375,     4.4375,     1,     -1.75]],
+// CHECK-NEXT: {{\[\[}}-3,     1.3125,     3.5625,     -3.125],
+// CHECK-NEXT: [-4,     8.5625,     -1.5625,     0],
+// CHECK-NEXT: [2.5625,     4.8125,     -4.625,     8.625],
+// CHECK-NEXT: [7.0625,     -3.0625,     1.25,     6.9375]],
+// CHECK-NEXT: {{\[\[}}9.3125,     -1.3125,     -3,     5.625],
+// CHECK-NEXT: [4.625,     -4.625,     6.75,     0.9375],
+// CHECK-NEXT: [-2.8125,     -1.75,     4.125,     -1.6875],
+// CHECK-NEXT: [-3.375,     5.25,     2.1875,     -3.625]]]]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

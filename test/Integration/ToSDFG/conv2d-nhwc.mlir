@@ -6,9 +6,25 @@
 
 // A 2-d convolution in NHWC/HWCF layout: scf.parallel over the outputs with a sequential reduction inside, a nested SDFG in a map.
 
-// SDFGsdfg.map
-// SDFGsdfg.nested
-// SDFGsdfg.loop
+// SDFG-DAG: sdfg.map
+// SDFG-DAG: sdfg.nested
+// SDFG-DAG: sdfg.loop
+// CHECK: {{\[\[}}{{\[\[}}3.375,     -2.4375,     4.125],
+// CHECK-NEXT: [0.6875,     -0.75,     0.5625],
+// CHECK-NEXT: [-2.6875,     2.3125,     0.4375],
+// CHECK-NEXT: [0.8125,     4.6875,     -0.375]],
+// CHECK-NEXT: {{\[\[}}-1.75,     2.1875,     -1.4375],
+// CHECK-NEXT: [0.375,     -1.625,     1.875],
+// CHECK-NEXT: [-0.9375,     3.5,     3.8125],
+// CHECK-NEXT: [-0.1875,     3.125,     0.25]],
+// CHECK-NEXT: {{\[\[}}0.6875,     -0.75,     0.5625],
+// CHECK-NEXT: [-2.6875,     2.3125,     0.4375],
+// CHECK-NEXT: [0.8125,     4.6875,     -0.375],
+// CHECK-NEXT: [3.625,     -1.1875,     5.6875]],
+// CHECK-NEXT: {{\[\[}}0.375,     -1.625,     1.875],
+// CHECK-NEXT: [-0.9375,     3.5,     3.8125],
+// CHECK-NEXT: [-0.1875,     3.125,     0.25],
+// CHECK-NEXT: [-1.5,     3.4375,     0.125]]]]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

@@ -6,7 +6,23 @@
 
 // A 3-d convolution, one channel, with affine.for.
 
-// SDFGsdfg.loop
+// SDFG-DAG: sdfg.loop
+// CHECK: {{\[\[}}[3.25,    1.375,    -2.5625,    5.1875],
+// CHECK-NEXT: [0.0625,    3,    -2.3125,    -0.0625],
+// CHECK-NEXT: [-1.75,    3.25,    1.375,    -2.5625],
+// CHECK-NEXT: [0.5625,    0.0625,    3,    -2.3125]],
+// CHECK-NEXT: {{\[\[}}5.1875,    0.5625,    0.0625,    3],
+// CHECK-NEXT: [-0.0625,    2.1875,    -1.75,    3.25],
+// CHECK-NEXT: [-2.5625,    5.1875,    0.5625,    0.0625],
+// CHECK-NEXT: [-2.3125,    -0.0625,    2.1875,    -1.75]],
+// CHECK-NEXT: {{\[\[}}3,    -2.3125,    -0.0625,    2.1875],
+// CHECK-NEXT: [3.25,    1.375,    -2.5625,    5.1875],
+// CHECK-NEXT: [0.0625,    3,    -2.3125,    -0.0625],
+// CHECK-NEXT: [-1.75,    3.25,    1.375,    -2.5625]],
+// CHECK-NEXT: {{\[\[}}2.1875,    -1.75,    3.25,    1.375],
+// CHECK-NEXT: [5.1875,    0.5625,    0.0625,    3],
+// CHECK-NEXT: [-0.0625,    2.1875,    -1.75,    3.25],
+// CHECK-NEXT: [-2.5625,    5.1875,    0.5625,    0.0625]]]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

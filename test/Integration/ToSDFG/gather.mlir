@@ -6,8 +6,9 @@
 
 // y[i] = x[idx[i]]: an indirect load through an i32 index array.
 
-// SDFGsdfg.map
-// SDFGmemref.load
+// SDFG-DAG: sdfg.map
+// SDFG-DAG: memref.load
+// CHECK: [0.75,  0.5,  0.25,  -0.25,  -0.5]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

@@ -7,9 +7,14 @@
 // PolyBench gemm as Polygeist writes it: i32 sizes cast to index, scalars alpha and beta.
 
 // SDFG-LABEL: sdfg.sdfg @kernel_gemm_sdfg
-// SDFGsymbols {{.*}}arg0 = i64
-// SDFGcond "i < arg0"
-// SDFGcond "k < arg2"
+// SDFG: symbols {{.*}}arg0 = i64
+// SDFG: cond "i < arg0"
+// SDFG: cond "k < arg2"
+// CHECK: {{\[\[}}-3.31875,   3.73125,   3.76875,   0.50625],
+// CHECK-NEXT: [4.89375,   0.0375,   1.36875,   0.84375],
+// CHECK-NEXT: [3.61875,   1.5,   -3.91875,   3.0375],
+// CHECK-NEXT: [-4.66875,   0.69375,   3.16875,   -1.78125],
+// CHECK-NEXT: [-0.58125,   0.09375,   -0.2625,   4.74375]]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

@@ -6,8 +6,9 @@
 
 // A histogram: the bin index is computed from data, so the store is indirect (the container goes in whole, by reference).
 
-// SDFGby_ref
-// SDFGdynamic
+// SDFG-DAG: by_ref
+// SDFG-DAG: dynamic
+// CHECK: [1,  2,  1,  2,  1,  1,  0,  0]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

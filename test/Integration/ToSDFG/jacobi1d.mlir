@@ -6,9 +6,10 @@
 
 // PolyBench jacobi-1d: a time loop around two parallel sweeps, each a map.
 
-// SDFGsdfg.loop @{{.*}} var "i" init "0" cond "i < arg2"
-// SDFG["j" = "1:arg0_d0 - 1"]
-// SDFG["j - 1"]
+// SDFG-DAG: sdfg.loop @{{.*}} var "i" init "0" cond "i < arg2"
+// SDFG-DAG: ["j" = "1:arg0_d0 - 1"]
+// SDFG-DAG: ["j - 1"]
+// CHECK: [0.75,  0.199915,  0.429861,  0.395907,  0.402691,  0.255731,  0.463519,  -0.75]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

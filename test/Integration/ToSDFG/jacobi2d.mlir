@@ -6,7 +6,13 @@
 
 // PolyBench jacobi-2d: 2-d five-point stencils in a time loop.
 
-// SDFGsdfg.map
+// SDFG-DAG: sdfg.map
+// CHECK: {{\[\[}}0.75,   -0.25,   1.5,   0.5,   -0.5,   1.25],
+// CHECK-NEXT: [1.5,   0.5,   0.644,   0.282,   -0.19,   -0.75],
+// CHECK-NEXT: [-0.5,   0.106,   0.25,   0.196,   0.054,   0],
+// CHECK-NEXT: [0.25,   0.218,   0.12,   0.198,   0.342,   0.75],
+// CHECK-NEXT: [1,   0.462,   0.144,   0.508,   0.63,   1.5],
+// CHECK-NEXT: [-1,   0.75,   -0.25,   1.5,   0.5,   -0.5]]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

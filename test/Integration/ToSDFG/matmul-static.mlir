@@ -7,10 +7,14 @@
 // C += A * B with three scf.for loops on static shapes: nested sdfg.loops.
 
 // SDFG-LABEL: sdfg.sdfg @matmul_sdfg(%arg0: !sdfg.array<f64 ["4", "6"]>
-// SDFGsdfg.loop @{{.*}} var "i" init "0" cond "i < 4"
-// SDFGsdfg.loop @{{.*}} var "k" init "0" cond "k < 6"
-// SDFG["i, k"]
-// SDFG["k, j"]
+// SDFG: sdfg.loop @{{.*}} var "i" init "0" cond "i < 4"
+// SDFG: sdfg.loop @{{.*}} var "k" init "0" cond "k < 6"
+// SDFG: ["i, k"]
+// SDFG: ["k, j"]
+// CHECK: {{\[\[}}3.625,   2.8125,   -0.0625,   2.5625,   0.375],
+// CHECK-NEXT: [-2.75,   4.3125,   1.0625,   -3.5625,   4.1875],
+// CHECK-NEXT: [1.875,   -3.8125,   2.875,   1.3125,   -1.625],
+// CHECK-NEXT: [2.375,   1.8125,   -2.1875,   2.0625,   -1.25]]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

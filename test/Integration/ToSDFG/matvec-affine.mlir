@@ -6,8 +6,9 @@
 
 // y = A x with affine.for and affine.load/store.
 
-// SDFGsdfg.loop @{{.*}} var "i" init "0" cond "i < arg0_d0"
-// SDFGvar "j" init "0" cond "j < arg0_d1"
+// SDFG-DAG: sdfg.loop @{{.*}} var "i" init "0" cond "i < arg0_d0"
+// SDFG-DAG: var "j" init "0" cond "j < arg0_d1"
+// CHECK: [-0.375,  -0.375,  3.75,  -1.75,  -1.0625]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

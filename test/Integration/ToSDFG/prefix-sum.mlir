@@ -6,7 +6,8 @@
 
 // An inclusive prefix sum: a loop-carried scalar in a transient.
 
-// SDFGsdfg.alloc "acc"
+// SDFG-DAG: sdfg.alloc "acc"
+// CHECK: [0.75,  0.5,  2,  2.5,  2,  3.25,  3.5,  2.75]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

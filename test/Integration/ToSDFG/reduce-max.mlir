@@ -6,7 +6,8 @@
 
 // A maximum with scf.reduce and arith.maximumf: wcr max.
 
-// SDFGwcr max
+// SDFG-DAG: wcr max
+// CHECK: 1.25
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

@@ -6,8 +6,9 @@
 
 // A sum with scf.parallel and scf.reduce: a map writing with wcr sum.
 
-// SDFG: sdfg.map "{{.*}}" ["i" = "0:arg0_d0", "j" = "0:arg0_d1"]
-// SDFGsdfg.exit ("{{.*}}" = %{{.*}}["0", wcr sum] : f64)
+// SDFG-DAG: sdfg.map "{{.*}}" ["i" = "0:arg0_d0", "j" = "0:arg0_d1"]
+// SDFG-DAG: sdfg.exit("{{.*}}" = %{{.*}}["0", wcr sum] : f64)
+// CHECK: 8.25
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

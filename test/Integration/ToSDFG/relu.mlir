@@ -6,8 +6,9 @@
 
 // ReLU with scf.if on a loaded value: a conditional on a transient boolean.
 
-// SDFGsdfg.conditional
-// SDFG!sdfg.scalar<i1>
+// SDFG-DAG: sdfg.conditional
+// SDFG-DAG: !sdfg.scalar<i1>
+// CHECK: [0.75,  0,  1.5,  0.5,  0,  1.25,  0.25,  0]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

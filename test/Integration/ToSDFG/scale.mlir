@@ -10,7 +10,8 @@
 // SDFG: sdfg.map "{{.*}}" ["i" = "0:arg0_d0"]
 // SDFG-SAME: "arg1" = %{{.*}}["0"] : !sdfg.scalar<f64>
 // SDFG-LABEL: func.func @scale(
-// SDFGsdfg.invoke @scale_sdfg
+// SDFG: sdfg.invoke @scale_sdfg
+// CHECK: [1.875,  -0.625,  3.75,  1.25,  -1.25,  3.125,  0.625,  -1.875]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

@@ -6,8 +6,9 @@
 
 // scf.if with results (the larger of two values, scaled): results in transient scalars.
 
-// SDFGsdfg.conditional
-// SDFGsdfg.branch
+// SDFG-DAG: sdfg.conditional
+// SDFG-DAG: sdfg.branch
+// CHECK: [1.5,  1.25,  3,  1,  1,  2.5,  0.5,  0.75]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

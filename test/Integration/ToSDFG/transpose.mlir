@@ -6,8 +6,13 @@
 
 // B = A^T with a two-dimensional scf.parallel: one map.
 
-// SDFGsdfg.map "{{.*}}" ["i" = "0:arg0_d0", "j" = "0:arg0_d1"]
-// SDFGsdfg.exit ("arg1" = %{{.*}}["j, i"] : f64)
+// SDFG-DAG: sdfg.map "{{.*}}" ["i" = "0:arg0_d0", "j" = "0:arg0_d1"]
+// SDFG-DAG: sdfg.exit("arg1" = %{{.*}}["j, i"] : f64)
+// CHECK: {{\[\[}}0.75,   1.5,   -0.5],
+// CHECK-NEXT: [-0.25,   0.5,   1.25],
+// CHECK-NEXT: [1.5,   -0.5,   0.25],
+// CHECK-NEXT: [0.5,   1.25,   -0.75],
+// CHECK-NEXT: [-0.5,   0.25,   1]]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

@@ -6,7 +6,12 @@
 
 // A triangular update with affine.for bounds that depend on the outer loop (PolyBench trmm's shape).
 
-// SDFGinit "i + 1"
+// SDFG-DAG: init "i + 1"
+// CHECK: {{\[\[}}-0.3125,   -0.125,   3.5,   -1.125],
+// CHECK-NEXT: [2.625,   -0.9375,   0.3125,   2.25],
+// CHECK-NEXT: [0.5,   2.25,   -1.5,   0.25],
+// CHECK-NEXT: [-0.75,   0.25,   0.5625,   -1.1875],
+// CHECK-NEXT: [0,   -1,   0.75,   -0.25]]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}

@@ -129,6 +129,11 @@ impl Seq {
         self.blocks.push((name, text));
     }
 
+    /// Appends the blocks of `other`.
+    fn extend(&mut self, other: Seq) {
+        self.blocks.extend(other.blocks);
+    }
+
     /// The blocks and the edges that chain them; a state if there is none
     /// (a region needs a start block).
     pub fn render(&self, shared: &mut Shared<'_>) -> String {
@@ -258,6 +263,59 @@ impl<'a> Slice<'a> {
     }
 }
 
+/// A memref that is a part of a container (`memref.subview`) or the
+/// container itself under another type (`memref.cast`): its element
+/// `(i, j)` is the container's element at `offsets[d] + strides[d] * i`
+/// for the container's dimensions `dims` that it keeps, `offsets[d]` for
+/// the others.
+#[derive(Clone)]
+pub(super) struct Alias {
+    container: String,
+    offsets: Vec<Expr>,
+    strides: Vec<Expr>,
+    dims: Vec<usize>,
+    sizes: Vec<Expr>,
+}
+
+impl Alias {
+    /// The subset of the container that the alias covers.
+    fn subset(&self) -> String {
+        let ranges: Vec<String> = (0..self.offsets.len())
+            .map(|d| match self.dims.iter().position(|k| *k == d) {
+                None => self.offsets[d].to_string(),
+                Some(k) => {
+                    let last = Expr::add(
+                        &self.offsets[d],
+                        &Expr::mul(&self.strides[d], &Expr::sub(&self.sizes[k], &Expr::int(1))),
+                    );
+                    let end = Expr::add(&last, &Expr::int(1));
+                    if self.strides[d].as_int() == Some(1) {
+                        format!("{}:{end}", self.offsets[d])
+                    } else {
+                        format!("{}:{end}:{}", self.offsets[d], self.strides[d])
+                    }
+                }
+            })
+            .collect();
+        if ranges.is_empty() {
+            "0".into()
+        } else {
+            ranges.join(", ")
+        }
+    }
+
+    /// The container's subscripts of the alias's `indices`.
+    fn subscripts(&self, indices: &[Expr]) -> Vec<Expr> {
+        let mut out = self.offsets.clone();
+        for (k, d) in self.dims.iter().enumerate() {
+            if let Some(i) = indices.get(k) {
+                out[*d] = Expr::add(&self.offsets[*d], &Expr::mul(&self.strides[*d], i));
+            }
+        }
+        out
+    }
+}
+
 /// An SDFG under construction.
 pub(super) struct Sdfg<'a> {
     pub name: String,
@@ -269,6 +327,8 @@ pub(super) struct Sdfg<'a> {
     pub containers: BTreeMap<String, Container>,
     /// The container of each upstream memref value.
     memrefs: HashMap<Val<'a>, String>,
+    /// Memrefs that are parts of containers.
+    aliases: HashMap<Val<'a>, Alias>,
     /// Symbolic values of upstream index/integer values (memoised; `None`
     /// for data).
     exprs: HashMap<Val<'a>, Option<Expr>>,
@@ -387,6 +447,7 @@ impl<'a> Sdfg<'a> {
             args: Vec::new(),
             containers: BTreeMap::new(),
             memrefs: HashMap::new(),
+            aliases: HashMap::new(),
             exprs: HashMap::new(),
             scalars: HashMap::new(),
             outer: HashMap::new(),
@@ -430,8 +491,12 @@ impl<'a> Sdfg<'a> {
     /// The symbols this SDFG declares, and those it needs from its caller
     /// (free symbols).
     pub fn symbols(&self) -> (BTreeSet<String>, BTreeSet<String>) {
-        let declared: BTreeSet<String> = self
-            .used
+        let shapes = self
+            .containers
+            .values()
+            .flat_map(|c| c.shape.iter().flat_map(|e| e.free_symbols()));
+        let used: BTreeSet<String> = self.used.iter().cloned().chain(shapes).collect();
+        let declared: BTreeSet<String> = used
             .union(&self.locals)
             .filter(|s| !self.params.contains(*s))
             .cloned()
@@ -483,6 +548,10 @@ impl<'a> Sdfg<'a> {
                 let container = self.memrefs.get(&operands[0]).cloned();
                 match (dim, container) {
                     (Some(d), Some(c)) => self.containers[&c].shape.get(d as usize).cloned(),
+                    (Some(d), None) => self
+                        .aliases
+                        .get(&operands[0])
+                        .and_then(|a| a.sizes.get(d as usize).cloned()),
                     _ => None,
                 }
             }
@@ -500,37 +569,34 @@ impl<'a> Sdfg<'a> {
         e
     }
 
-    /// The symbolic subscripts `indices` as a subset, or `None`.
-    fn subset(&mut self, indices: &[Val<'a>]) -> Option<String> {
-        if indices.is_empty() {
-            return Some("0".into());
-        }
-        let exprs: Option<Vec<String>> = indices
-            .iter()
-            .map(|i| self.expr(*i).map(|e| e.to_string()))
-            .collect();
-        exprs.map(|e| e.join(", "))
-    }
-
     /// The subscripts of a load or store (`memref` or `affine`) as a
     /// subset, or `None` where they are data.
     fn access_subset(&mut self, op: Op<'a>, first_index: usize) -> Option<String> {
         let operands = op.operands();
-        if op.name().starts_with("affine.") {
+        let memref = operands[first_index - 1];
+        let indices: Vec<Expr> = if op.name().starts_with("affine.") {
             let exprs: Vec<Option<Expr>> = operands[first_index..]
                 .iter()
                 .map(|o| self.expr(*o))
                 .collect();
-            let results = affine_results(op, "map", &exprs)?;
-            if results.is_empty() {
-                return Some("0".into());
-            }
-            self.used
-                .extend(results.iter().flat_map(|e| e.free_symbols()));
-            let texts: Vec<String> = results.iter().map(|e| e.to_string()).collect();
-            return Some(texts.join(", "));
+            affine_results(op, "map", &exprs)?
+        } else {
+            operands[first_index..]
+                .iter()
+                .map(|o| self.expr(*o))
+                .collect::<Option<Vec<_>>>()?
+        };
+        let indices = match self.aliases.get(&memref) {
+            Some(alias) => alias.subscripts(&indices),
+            None => indices,
+        };
+        if indices.is_empty() {
+            return Some("0".into());
         }
-        self.subset(&operands[first_index..])
+        self.used
+            .extend(indices.iter().flat_map(|e| e.free_symbols()));
+        let texts: Vec<String> = indices.iter().map(|e| e.to_string()).collect();
+        Some(texts.join(", "))
     }
 
     /// The container of the memref `v`, imported from the enclosing SDFG
@@ -538,6 +604,17 @@ impl<'a> Sdfg<'a> {
     pub fn container(&mut self, at: Op<'a>, v: Val<'a>) -> Result<'a, String> {
         if let Some(name) = self.memrefs.get(&v) {
             return Ok(name.clone());
+        }
+        if let Some(alias) = self.aliases.get(&v) {
+            let name = alias.container.clone();
+            if !self.containers.contains_key(&name) {
+                let outer = self.outer.values().find(|c| c.name == name).cloned();
+                if let Some(c) = outer {
+                    self.args.push(c.name.clone());
+                    self.containers.insert(c.name.clone(), c);
+                }
+            }
+            return Ok(name);
         }
         if let Some(c) = self.outer.get(&v).cloned() {
             self.args.push(c.name.clone());
@@ -619,13 +696,15 @@ impl<'a> Sdfg<'a> {
         for (p, op) in ops.iter().enumerate() {
             let op = *op;
             match op.name() {
-                "scf.for" | "affine.for" | "scf.if" => {
+                "scf.for" | "affine.for" | "scf.if" | "scf.while" => {
                     if op.is("scf.if") {
                         self.keep(shared, &mut flow, op, op.operands()[0])?;
                     }
+                    self.carry(shared, &mut seq, &mut flow, &index, p, op)?;
                     self.close(shared, &mut seq, &mut flow, &index, p)?;
                     let block = match op.name() {
                         "scf.if" => self.conditional(shared, op)?,
+                        "scf.while" => self.while_loop(shared, op)?,
                         _ => self.for_loop(shared, op)?,
                     };
                     seq.push(block.0, block.1);
@@ -646,6 +725,7 @@ impl<'a> Sdfg<'a> {
                 }
                 "memref.alloc" | "memref.alloca" => self.alloc(shared, op)?,
                 "memref.dealloc" => {}
+                "memref.subview" | "memref.cast" => self.alias(op)?,
                 "memref.copy" => self.copy(shared, &mut seq, &mut flow, &index, p, op)?,
                 _ if op.results().len() == 1 && self.expr(op.results()[0]).is_some() => {}
                 _ if is_pure(op) => {
@@ -825,8 +905,8 @@ impl<'a> Sdfg<'a> {
             if !(op.is("memref.load") || op.is("affine.load")) {
                 return false;
             }
-            let container = self.memrefs.get(&op.operands()[0]);
-            container.is_some_and(|c| writes.contains(c))
+            let container = self.root_name(op.operands()[0]);
+            container.is_some_and(|c| writes.contains(&c))
                 && v.uses()
                     .iter()
                     .any(|(user, _)| position(index, *user).is_some_and(|q| q > p))
@@ -845,6 +925,12 @@ impl<'a> Sdfg<'a> {
             Some(subset) => {
                 self.gather(slice, flow, op, value)?;
                 slice.outputs.push((value, container, subset, None));
+            }
+            None if self.aliases.contains_key(&memref) => {
+                return fail(
+                    op,
+                    "writes a subview at subscripts computed from data, which is not converted yet",
+                )
             }
             None if op.is("memref.store") => {
                 for o in &operands {
@@ -909,6 +995,12 @@ impl<'a> Sdfg<'a> {
             }
             if op.is("affine.load") {
                 return fail(op, "has subscripts that are not symbolic");
+            }
+            if self.aliases.contains_key(&memref) {
+                return fail(
+                    op,
+                    "reads a subview at subscripts computed from data, which is not converted yet",
+                );
             }
             for o in op.operands().into_iter().skip(1) {
                 self.gather(slice, flow, op, o)?;
@@ -1192,6 +1284,113 @@ impl<'a> Sdfg<'a> {
         Ok(())
     }
 
+    /// The alias that `v` is, the identity for a container.
+    fn alias_of(&mut self, at: Op<'a>, v: Val<'a>) -> Result<'a, Alias> {
+        if let Some(a) = self.aliases.get(&v) {
+            return Ok(a.clone());
+        }
+        let container = self.container(at, v)?;
+        let shape = self.containers[&container].shape.clone();
+        Ok(Alias {
+            container,
+            offsets: vec![Expr::int(0); shape.len()],
+            strides: vec![Expr::int(1); shape.len()],
+            dims: (0..shape.len()).collect(),
+            sizes: shape,
+        })
+    }
+
+    /// The container that the memref `v` is or is part of, following
+    /// subviews and casts not converted yet.
+    fn root_name(&self, v: Val<'a>) -> Option<String> {
+        if let Some(name) = self.base_name(v) {
+            return Some(name);
+        }
+        let op = v.defining_op()?;
+        if op.is("memref.subview") || op.is("memref.cast") {
+            return self.root_name(op.operands()[0]);
+        }
+        None
+    }
+
+    /// The container that the memref `v` is or is part of, if known.
+    fn base_name(&self, v: Val<'a>) -> Option<String> {
+        self.memrefs
+            .get(&v)
+            .or_else(|| self.aliases.get(&v).map(|a| &a.container))
+            .cloned()
+            .or_else(|| self.outer.get(&v).map(|c| c.name.clone()))
+    }
+
+    /// `memref.subview` and `memref.cast`: accesses through the result are
+    /// accesses of the container at shifted, strided subscripts.
+    fn alias(&mut self, op: Op<'a>) -> Result<'a, ()> {
+        let operands = op.operands();
+        let source = self.alias_of(op, operands[0])?;
+        let result = op.results()[0];
+        if op.is("memref.cast") {
+            self.aliases.insert(result, source);
+            return Ok(());
+        }
+        let mut lists = Vec::new();
+        for (k, name) in ["static_offsets", "static_sizes", "static_strides"]
+            .iter()
+            .enumerate()
+        {
+            let Some(attr) = op.attr(name) else {
+                return fail(op, format!("has no `{name}`"));
+            };
+            let mut dynamic = op.operand_segment(k + 1).into_iter();
+            let mut list = Vec::new();
+            // SAFETY: the attribute is a dense i64 array.
+            let n = unsafe { mlirDenseArrayGetNumElements(attr) };
+            for i in 0..n {
+                // SAFETY: `i` is in range.
+                let v = unsafe { mlirDenseI64ArrayGetElement(attr, i) };
+                if v != i64::MIN {
+                    list.push(Expr::int(v));
+                    continue;
+                }
+                let Some(e) = dynamic.next().and_then(|d| self.expr(d)) else {
+                    return fail(op, "has an offset, size or stride computed from data, which is not converted yet");
+                };
+                list.push(e);
+            }
+            lists.push(list);
+        }
+        let (offsets, sizes, strides) = (&lists[0], &lists[1], &lists[2]);
+        // SAFETY: the result is a memref.
+        let rank = unsafe { mlirShapedTypeGetRank(result.ty()) } as usize;
+        let units: Vec<usize> = (0..sizes.len())
+            .filter(|k| sizes[*k].as_int() == Some(1))
+            .collect();
+        let dropped: Vec<usize> =
+            match sizes.len() - rank {
+                0 => Vec::new(),
+                n if n == units.len() => units,
+                _ => return fail(
+                    op,
+                    "drops dimensions ambiguously (several of size 1), which is not converted yet",
+                ),
+            };
+        let mut alias = source.clone();
+        alias.dims.clear();
+        alias.sizes.clear();
+        for (k, d) in source.dims.iter().enumerate() {
+            alias.offsets[*d] = Expr::add(
+                &source.offsets[*d],
+                &Expr::mul(&source.strides[*d], &offsets[k]),
+            );
+            alias.strides[*d] = Expr::mul(&source.strides[*d], &strides[k]);
+            if !dropped.contains(&k) {
+                alias.dims.push(*d);
+                alias.sizes.push(sizes[k].clone());
+            }
+        }
+        self.aliases.insert(result, alias);
+        Ok(())
+    }
+
     /// `memref.copy`: a copy between two access nodes.
     fn copy(
         &mut self,
@@ -1214,7 +1413,11 @@ impl<'a> Sdfg<'a> {
         let (s, d) = (self.containers[&src].clone(), self.containers[&dst].clone());
         self.read_set.insert(src.clone());
         flow.reads.insert(src);
-        let memlet = format!("\"{}\" -> \"{}\"", s.full(), d.full());
+        let (from, to) = (
+            self.alias_of(op, operands[0])?,
+            self.alias_of(op, operands[1])?,
+        );
+        let memlet = format!("\"{}\" -> \"{}\"", from.subset(), to.subset());
         self.write_set.insert(dst.clone());
         flow.writes.insert(dst.clone());
         flow.lines.push(format!(
@@ -1243,14 +1446,9 @@ impl<'a> Sdfg<'a> {
     /// carried values live in transient scalars.
     fn for_loop(&mut self, shared: &mut Shared<'a>, op: Op<'a>) -> Result<'a, (String, String)> {
         let operands = op.operands();
-        let (lb, ub, step, inits) = if op.is("scf.for") {
+        let (lb, ub, step) = if op.is("scf.for") {
             let e: Vec<Option<Expr>> = operands[..3].iter().map(|o| self.expr(*o)).collect();
-            (
-                e[0].clone(),
-                e[1].clone(),
-                e[2].clone(),
-                operands[3..].to_vec(),
-            )
+            (e[0].clone(), e[1].clone(), e[2].clone())
         } else {
             let nl = super::values::affine_arity(op, "lowerBoundMap").unwrap_or(0);
             let nu = super::values::affine_arity(op, "upperBoundMap").unwrap_or(0);
@@ -1265,7 +1463,7 @@ impl<'a> Sdfg<'a> {
                 .attr("step")
                 .and_then(super::values::int_attr)
                 .map(Expr::int);
-            (lb, ub, step, operands[nl + nu..].to_vec())
+            (lb, ub, step)
         };
         let (Some(lb), Some(ub), Some(step)) = (lb, ub, step) else {
             return fail(
@@ -1280,25 +1478,15 @@ impl<'a> Sdfg<'a> {
         self.locals.insert(var.clone());
         let args = op.region_args(0);
         self.bind_expr(args[0], Expr::symbol(&var));
-        // Loop-carried values: one scalar per iteration argument, set
-        // before the loop, updated by the body's yield, read after it.
-        let mut carried = Vec::new();
-        let mut init_seq = Vec::new();
-        for (k, init) in inits.iter().enumerate() {
-            let name = self.scalar_for(shared, op, args[k + 1], "acc")?;
-            self.scalars.insert(args[k + 1], name.clone());
-            self.scalars.insert(op.results()[k], name.clone());
-            carried.push((name, *init));
-        }
-        if !carried.is_empty() {
-            init_seq = carried.clone();
-        }
+        // Loop-carried values (set before the loop by `carry`), updated by
+        // the body's yield.
+        let carried: Vec<String> = args[1..].iter().map(|a| self.scalars[a].clone()).collect();
         let body_ops = op.region_ops(0);
         let (terminator, ops) = body_ops.split_last().expect("loops have a terminator");
         let yields: Vec<(Val<'a>, String)> = terminator
             .operands()
             .into_iter()
-            .zip(carried.iter().map(|c| c.0.clone()))
+            .zip(carried.iter().cloned())
             .collect();
         let body = self.region(shared, ops, &yields, Some(*terminator))?;
         let name = format!("loop{}", shared.id());
@@ -1306,20 +1494,112 @@ impl<'a> Sdfg<'a> {
             "sdfg.loop @{name} var \"{var}\" init \"{lb}\" cond \"{var} < {ub}\" update \"{var} + {step}\" {{\n{}}}\n",
             body.render(shared)
         );
-        if init_seq.is_empty() {
-            return Ok((name, text));
+        Ok((name, text))
+    }
+
+    /// The iteration arguments of a loop: a transient scalar each, set to
+    /// its initial value in the current state (loop results are read from
+    /// the same scalars).
+    fn carry(
+        &mut self,
+        shared: &mut Shared<'a>,
+        seq: &mut Seq,
+        flow: &mut Flow<'a>,
+        index: &HashMap<Op<'a>, usize>,
+        p: usize,
+        op: Op<'a>,
+    ) -> Result<'a, ()> {
+        let operands = op.operands();
+        let (args, inits, results): (Vec<Val<'a>>, Vec<Val<'a>>, bool) = match op.name() {
+            "scf.for" => (
+                op.region_args(0)[1..].to_vec(),
+                operands[3..].to_vec(),
+                true,
+            ),
+            "affine.for" => {
+                let nl = super::values::affine_arity(op, "lowerBoundMap").unwrap_or(0);
+                let nu = super::values::affine_arity(op, "upperBoundMap").unwrap_or(0);
+                (
+                    op.region_args(0)[1..].to_vec(),
+                    operands[nl + nu..].to_vec(),
+                    true,
+                )
+            }
+            "scf.while" => (op.region_args(0), operands, false),
+            _ => return Ok(()),
+        };
+        for (k, (arg, init)) in args.into_iter().zip(inits).enumerate() {
+            let name = self.scalar_for(shared, op, arg, if results { "acc" } else { "w" })?;
+            self.scalars.insert(arg, name.clone());
+            if results {
+                self.scalars.insert(op.results()[k], name.clone());
+            }
+            self.emit(shared, seq, flow, index, p, &|s, f| {
+                let mut slice = Slice::default();
+                s.gather(&mut slice, f, op, init)?;
+                slice.outputs.push((init, name.clone(), "0".into(), None));
+                Ok(slice)
+            })?;
         }
-        // The initial values: a state before the loop, in a region of its
-        // own so that the caller sees one block.
-        let mut flow = Flow::state();
-        for (container, init) in init_seq {
-            let mut slice = Slice::default();
-            self.gather(&mut slice, &flow, op, init)?;
-            slice.outputs.push((init, container, "0".into(), None));
-            self.write_statement(shared, &mut flow, slice)?;
+        Ok(())
+    }
+
+    /// `scf.while`: the "before" region computes the condition into a
+    /// transient boolean once before the loop and again at the end of each
+    /// iteration, so that the loop's condition reads it; the values it
+    /// carries and forwards live in transient scalars.
+    ///
+    /// ```mlir
+    /// sdfg.region @regionN {
+    ///   ...before(w) -> c, f...
+    ///   sdfg.loop @loopM cond "c" { ...after(f) -> w...  ...before(w) -> c, f... }
+    /// }
+    /// ```
+    fn while_loop(&mut self, shared: &mut Shared<'a>, op: Op<'a>) -> Result<'a, (String, String)> {
+        let before_args = op.region_args(0);
+        let after_args = op.region_args(1);
+        let carried: Vec<String> = before_args
+            .iter()
+            .map(|a| self.scalars[a].clone())
+            .collect();
+        let mut forwarded = Vec::new();
+        for (k, a) in after_args.iter().enumerate() {
+            let name = self.scalar_for(shared, op, *a, "f")?;
+            self.scalars.insert(*a, name.clone());
+            self.scalars.insert(op.results()[k], name.clone());
+            forwarded.push(name);
         }
+        let before_ops = op.region_ops(0);
+        let (condition, before) = before_ops
+            .split_last()
+            .expect("scf.while regions have terminators");
+        let cond_values = condition.operands();
+        let cond = self.scalar_for(shared, *condition, cond_values[0], "c")?;
+        let mut before_results = vec![(cond_values[0], cond.clone())];
+        before_results.extend(
+            cond_values[1..]
+                .iter()
+                .copied()
+                .zip(forwarded.iter().cloned()),
+        );
+        let after_ops = op.region_ops(1);
+        let (yield_op, after) = after_ops
+            .split_last()
+            .expect("scf.while regions have terminators");
+        let after_results: Vec<(Val<'a>, String)> = yield_op
+            .operands()
+            .into_iter()
+            .zip(carried.iter().cloned())
+            .collect();
         let mut seq = Seq::default();
-        self.finish(shared, &mut seq, flow);
+        seq.extend(self.region(shared, before, &before_results, Some(*condition))?);
+        let mut body = self.region(shared, after, &after_results, Some(*yield_op))?;
+        body.extend(self.region(shared, before, &before_results, Some(*condition))?);
+        let name = format!("loop{}", shared.id());
+        let text = format!(
+            "sdfg.loop @{name} cond \"{cond}\" {{\n{}}}\n",
+            body.render(shared)
+        );
         seq.push(name, text);
         let region = format!("region{}", shared.id());
         Ok((
@@ -1535,13 +1815,16 @@ impl<'a> Sdfg<'a> {
     /// parallel loops of the same kind, and no container both written by
     /// one statement and accessed by another.
     fn independent(&mut self, ops: &[Op<'a>]) -> bool {
-        let mut stores: Vec<(Op<'a>, Val<'a>)> = Vec::new();
-        let mut loads: Vec<(Op<'a>, Val<'a>)> = Vec::new();
+        let mut stores: Vec<(Op<'a>, Option<String>)> = Vec::new();
+        let mut loads: Vec<(Op<'a>, Option<String>)> = Vec::new();
         let mut stack: Vec<Op<'a>> = ops.to_vec();
         while let Some(op) = stack.pop() {
             match op.name() {
-                "memref.store" | "affine.store" => stores.push((op, op.operands()[1])),
-                "memref.load" | "affine.load" => loads.push((op, op.operands()[0])),
+                "memref.store" | "affine.store" => {
+                    stores.push((op, self.root_name(op.operands()[1])))
+                }
+                "memref.load" | "affine.load" => loads.push((op, self.root_name(op.operands()[0]))),
+                "memref.subview" | "memref.cast" => {}
                 "scf.parallel" | "affine.parallel" => {
                     if !op.results().is_empty() {
                         return false;
@@ -1555,6 +1838,9 @@ impl<'a> Sdfg<'a> {
                 _ if op.results().len() == 1 && self.expr(op.results()[0]).is_some() => {}
                 _ => return false,
             }
+        }
+        if stores.iter().chain(&loads).any(|(_, n)| n.is_none()) {
+            return false;
         }
         for (i, (_, a)) in stores.iter().enumerate() {
             if stores.iter().skip(i + 1).any(|(_, b)| b == a) {
@@ -1622,6 +1908,7 @@ impl<'a> Sdfg<'a> {
                     self.map_body(shared, &mut inner, &op.region_ops(0), &[])?;
                     self.nest_map(shared, map, inner, &ranges)?;
                 }
+                "memref.subview" | "memref.cast" => self.alias(op)?,
                 _ => {}
             }
         }
@@ -1766,6 +2053,7 @@ impl<'a> Sdfg<'a> {
         let mut inner = Sdfg::new(name.clone());
         inner.prefix = format!("{name}_");
         inner.exprs = self.exprs.clone();
+        inner.aliases = self.aliases.clone();
         for (v, c) in &self.memrefs {
             inner.outer.insert(*v, self.containers[c].clone());
         }

@@ -1,0 +1,44 @@
+"""Counts, per converted function of each program in this folder, the
+parallel loops, loops and branches of the input and the maps and states of
+its SDFG: every parallel loop must become a map, and the SDFG may have at
+most as many states as the function has loops and branches, plus a small
+constant (the states before and after them)."""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+SLACK = 4
+folder, sdfg_opt = Path(sys.argv[1]), sys.argv[2]
+failures = 0
+checked = 0
+
+
+def functions(text, opener):
+    """Function name -> body text, split at each top-level `opener` line
+    (`opener` includes the indentation of the top level)."""
+    parts = re.split(rf"^{opener} @([\w.]+)", text, flags=re.M)
+    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+
+
+for program in sorted(folder.glob("*.mlir")):
+    source = program.read_text()
+    converted = subprocess.run(
+        [sdfg_opt, str(program), "--convert-to-sdfg"], capture_output=True, text=True, check=True
+    ).stdout
+    sdfgs = functions(converted, "  sdfg.sdfg")
+    for name, body in functions(source, "func.func").items():
+        sdfg = sdfgs.get(f"{name}_sdfg")
+        if sdfg is None:
+            continue
+        parallel = len(re.findall(r"= (scf|affine)\.parallel|^\s*(scf|affine)\.parallel", body, re.M))
+        control = len(re.findall(r"\b(scf\.for|affine\.for|scf\.while|scf\.if|affine\.if)\b", body))
+        maps = len(re.findall(r"sdfg\.map \"", sdfg))
+        states = len(re.findall(r"sdfg\.state @", sdfg))
+        checked += 1
+        if maps < parallel or states > control + parallel + SLACK:
+            failures += 1
+            print(f"{program.name} @{name}: {parallel} parallel loops -> {maps} maps; "
+                  f"{control} loops and branches -> {states} states")
+print(f"{checked} functions checked, {failures} failed")
+sys.exit(1 if failures or checked < 40 else 0)

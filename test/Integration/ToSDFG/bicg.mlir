@@ -1,0 +1,115 @@
+// RUN: mlir-opt %s %upstream_lower | %mlir_run | grep -v base@ > %t.expected
+// RUN: sdfg-opt %s --convert-to-sdfg --sdfg-lower-to-llvm 2>/dev/null | %mlir_run | grep -v base@ > %t.actual
+// RUN: diff %t.expected %t.actual
+// RUN: FileCheck %s < %t.actual
+// RUN: sdfg-opt %s --convert-to-sdfg 2>/dev/null | FileCheck %s --check-prefix=SDFG
+
+// PolyBench bicg: s = A^T r and q = A p in one nest.
+
+// SDFG-DAG: sdfg.loop
+// CHECK: [2.6875,  -1.6875,  2.875,  1.9375]
+// CHECK-NEXT: [-0.0625,  -0.5,  2.5,  -0.6875,  -1.125]
+
+func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
+func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}
+func.func private @printF64(f64)
+func.func private @printNewline()
+
+func.func @init1(%A: memref<?xf64>, %seed: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c11 = arith.constant 11 : index
+  %q = arith.constant 0.25 : f64
+  %one = arith.constant 1.0 : f64
+  %n = memref.dim %A, %c0 : memref<?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %k = arith.addi %i, %seed : index
+    %k7 = arith.muli %k, %c7 : index
+    %r = arith.remui %k7, %c11 : index
+    %ri = arith.index_cast %r : index to i64
+    %f = arith.sitofp %ri : i64 to f64
+    %g = arith.mulf %f, %q : f64
+    %h = arith.subf %g, %one : f64
+    memref.store %h, %A[%i] : memref<?xf64>
+  }
+  return
+}
+func.func @init2(%A: memref<?x?xf64>, %seed: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c11 = arith.constant 11 : index
+  %c13 = arith.constant 13 : index
+  %q = arith.constant 0.25 : f64
+  %one = arith.constant 1.0 : f64
+  %n = memref.dim %A, %c0 : memref<?x?xf64>
+  %m = memref.dim %A, %c1 : memref<?x?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %j = %c0 to %m step %c1 {
+      %a = arith.muli %i, %c13 : index
+      %b = arith.addi %a, %j : index
+      %k = arith.addi %b, %seed : index
+      %k7 = arith.muli %k, %c7 : index
+      %r = arith.remui %k7, %c11 : index
+      %ri = arith.index_cast %r : index to i64
+      %f = arith.sitofp %ri : i64 to f64
+      %g = arith.mulf %f, %q : f64
+      %h = arith.subf %g, %one : f64
+      memref.store %h, %A[%i, %j] : memref<?x?xf64>
+    }
+  }
+  return
+}
+func.func @bicg(%A: memref<?x?xf64>, %s: memref<?xf64>, %q: memref<?xf64>, %p: memref<?xf64>, %r: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %n = memref.dim %A, %c0 : memref<?x?xf64>
+  %m = memref.dim %A, %c1 : memref<?x?xf64>
+  scf.parallel (%j) = (%c0) to (%m) step (%c1) {
+    memref.store %zero, %s[%j] : memref<?xf64>
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %zero, %q[%i] : memref<?xf64>
+    scf.for %j = %c0 to %m step %c1 {
+      %sj = memref.load %s[%j] : memref<?xf64>
+      %ri = memref.load %r[%i] : memref<?xf64>
+      %a = memref.load %A[%i, %j] : memref<?x?xf64>
+      %t = arith.mulf %ri, %a : f64
+      %u = arith.addf %sj, %t : f64
+      memref.store %u, %s[%j] : memref<?xf64>
+      %qi = memref.load %q[%i] : memref<?xf64>
+      %pj = memref.load %p[%j] : memref<?xf64>
+      %v = arith.mulf %a, %pj : f64
+      %w = arith.addf %qi, %v : f64
+      memref.store %w, %q[%i] : memref<?xf64>
+    }
+  }
+  return
+}
+
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  %A = memref.alloc(%c5, %c4) : memref<?x?xf64>
+  call @init2(%A, %c1) : (memref<?x?xf64>, index) -> ()
+  %s = memref.alloc(%c4) : memref<?xf64>
+  %q = memref.alloc(%c5) : memref<?xf64>
+  %p = memref.alloc(%c4) : memref<?xf64>
+  call @init1(%p, %c2) : (memref<?xf64>, index) -> ()
+  %r = memref.alloc(%c5) : memref<?xf64>
+  call @init1(%r, %c3) : (memref<?xf64>, index) -> ()
+  call @bicg(%A, %s, %q, %p, %r) : (memref<?x?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>) -> ()
+  %u_s = memref.cast %s : memref<?xf64> to memref<*xf64>
+  call @printMemrefF64(%u_s) : (memref<*xf64>) -> ()
+  %u_q = memref.cast %q : memref<?xf64> to memref<*xf64>
+  call @printMemrefF64(%u_q) : (memref<*xf64>) -> ()
+  return
+}

@@ -1,0 +1,101 @@
+// RUN: mlir-opt %s %upstream_lower | %mlir_run | grep -v base@ > %t.expected
+// RUN: sdfg-opt %s --convert-to-sdfg --sdfg-lower-to-llvm 2>/dev/null | %mlir_run | grep -v base@ > %t.actual
+// RUN: diff %t.expected %t.actual
+// RUN: FileCheck %s < %t.actual
+// RUN: sdfg-opt %s --convert-to-sdfg 2>/dev/null | FileCheck %s --check-prefix=SDFG
+
+// PolyBench floyd-warshall: min-plus updates in place, in three sequential loops.
+
+// SDFG-DAG: arith.minimumf
+// CHECK: {{\[\[}}-33.75,   -34,   -34.5,   -37.75,   -59],
+// CHECK-NEXT: [-33.5,   -33.75,   -34.25,   -37.5,   -58.75],
+// CHECK-NEXT: [-34.25,   -34.5,   -35,   -38.25,   -59.5],
+// CHECK-NEXT: [-38,   -38.25,   -38.75,   -42,   -63.25],
+// CHECK-NEXT: [-58.75,   -59,   -59.5,   -62.75,   -84]]
+
+func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
+func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}
+func.func private @printF64(f64)
+func.func private @printNewline()
+
+func.func @init1(%A: memref<?xf64>, %seed: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c11 = arith.constant 11 : index
+  %q = arith.constant 0.25 : f64
+  %one = arith.constant 1.0 : f64
+  %n = memref.dim %A, %c0 : memref<?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %k = arith.addi %i, %seed : index
+    %k7 = arith.muli %k, %c7 : index
+    %r = arith.remui %k7, %c11 : index
+    %ri = arith.index_cast %r : index to i64
+    %f = arith.sitofp %ri : i64 to f64
+    %g = arith.mulf %f, %q : f64
+    %h = arith.subf %g, %one : f64
+    memref.store %h, %A[%i] : memref<?xf64>
+  }
+  return
+}
+func.func @init2(%A: memref<?x?xf64>, %seed: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c11 = arith.constant 11 : index
+  %c13 = arith.constant 13 : index
+  %q = arith.constant 0.25 : f64
+  %one = arith.constant 1.0 : f64
+  %n = memref.dim %A, %c0 : memref<?x?xf64>
+  %m = memref.dim %A, %c1 : memref<?x?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %j = %c0 to %m step %c1 {
+      %a = arith.muli %i, %c13 : index
+      %b = arith.addi %a, %j : index
+      %k = arith.addi %b, %seed : index
+      %k7 = arith.muli %k, %c7 : index
+      %r = arith.remui %k7, %c11 : index
+      %ri = arith.index_cast %r : index to i64
+      %f = arith.sitofp %ri : i64 to f64
+      %g = arith.mulf %f, %q : f64
+      %h = arith.subf %g, %one : f64
+      memref.store %h, %A[%i, %j] : memref<?x?xf64>
+    }
+  }
+  return
+}
+func.func @fw(%path: memref<?x?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %path, %c0 : memref<?x?xf64>
+  scf.for %k = %c0 to %n step %c1 {
+    scf.for %i = %c0 to %n step %c1 {
+      scf.for %j = %c0 to %n step %c1 {
+        %a = memref.load %path[%i, %j] : memref<?x?xf64>
+        %b = memref.load %path[%i, %k] : memref<?x?xf64>
+        %c = memref.load %path[%k, %j] : memref<?x?xf64>
+        %s = arith.addf %b, %c : f64
+        %m = arith.minimumf %a, %s : f64
+        memref.store %m, %path[%i, %j] : memref<?x?xf64>
+      }
+    }
+  }
+  return
+}
+
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  %P = memref.alloc(%c5, %c5) : memref<?x?xf64>
+  call @init2(%P, %c1) : (memref<?x?xf64>, index) -> ()
+  call @fw(%P) : (memref<?x?xf64>) -> ()
+  %u_P = memref.cast %P : memref<?x?xf64> to memref<*xf64>
+  call @printMemrefF64(%u_P) : (memref<*xf64>) -> ()
+  return
+}

@@ -1,0 +1,98 @@
+// RUN: mlir-opt %s %upstream_lower | %mlir_run | grep -v base@ > %t.expected
+// RUN: sdfg-opt %s --convert-to-sdfg --sdfg-lower-to-llvm 2>/dev/null | %mlir_run | grep -v base@ > %t.actual
+// RUN: diff %t.expected %t.actual
+// RUN: FileCheck %s < %t.actual
+// RUN: sdfg-opt %s --convert-to-sdfg 2>/dev/null | FileCheck %s --check-prefix=SDFG
+
+// A parallel loop nested in a parallel loop: a map in a map.
+
+// SDFG-DAG: sdfg.map "{{.*}}" ["i" = "0:arg0_d0"]
+// SDFG-DAG: sdfg.map "{{.*}}" ["j" = "0:arg0_d1"]
+// CHECK: {{\[\[}}0.5625,   0.0625,   2.25,   0.25,   0.25],
+// CHECK-NEXT: [2.25,   0.25,   0.25,   1.5625,   0.0625],
+// CHECK-NEXT: [0.25,   1.5625,   0.0625,   0.5625,   1],
+// CHECK-NEXT: [0.0625,   0.5625,   1,   0,   1]]
+
+func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
+func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}
+func.func private @printF64(f64)
+func.func private @printNewline()
+
+func.func @init1(%A: memref<?xf64>, %seed: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c11 = arith.constant 11 : index
+  %q = arith.constant 0.25 : f64
+  %one = arith.constant 1.0 : f64
+  %n = memref.dim %A, %c0 : memref<?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %k = arith.addi %i, %seed : index
+    %k7 = arith.muli %k, %c7 : index
+    %r = arith.remui %k7, %c11 : index
+    %ri = arith.index_cast %r : index to i64
+    %f = arith.sitofp %ri : i64 to f64
+    %g = arith.mulf %f, %q : f64
+    %h = arith.subf %g, %one : f64
+    memref.store %h, %A[%i] : memref<?xf64>
+  }
+  return
+}
+func.func @init2(%A: memref<?x?xf64>, %seed: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c11 = arith.constant 11 : index
+  %c13 = arith.constant 13 : index
+  %q = arith.constant 0.25 : f64
+  %one = arith.constant 1.0 : f64
+  %n = memref.dim %A, %c0 : memref<?x?xf64>
+  %m = memref.dim %A, %c1 : memref<?x?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %j = %c0 to %m step %c1 {
+      %a = arith.muli %i, %c13 : index
+      %b = arith.addi %a, %j : index
+      %k = arith.addi %b, %seed : index
+      %k7 = arith.muli %k, %c7 : index
+      %r = arith.remui %k7, %c11 : index
+      %ri = arith.index_cast %r : index to i64
+      %f = arith.sitofp %ri : i64 to f64
+      %g = arith.mulf %f, %q : f64
+      %h = arith.subf %g, %one : f64
+      memref.store %h, %A[%i, %j] : memref<?x?xf64>
+    }
+  }
+  return
+}
+func.func @outer(%A: memref<?x?xf64>, %B: memref<?x?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %A, %c0 : memref<?x?xf64>
+  %m = memref.dim %A, %c1 : memref<?x?xf64>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    scf.parallel (%j) = (%c0) to (%m) step (%c1) {
+      %v = memref.load %A[%i, %j] : memref<?x?xf64>
+      %w = arith.mulf %v, %v : f64
+      memref.store %w, %B[%i, %j] : memref<?x?xf64>
+    }
+  }
+  return
+}
+
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  %A = memref.alloc(%c4, %c5) : memref<?x?xf64>
+  call @init2(%A, %c1) : (memref<?x?xf64>, index) -> ()
+  %B = memref.alloc(%c4, %c5) : memref<?x?xf64>
+  call @outer(%A, %B) : (memref<?x?xf64>, memref<?x?xf64>) -> ()
+  %u_B = memref.cast %B : memref<?x?xf64> to memref<*xf64>
+  call @printMemrefF64(%u_B) : (memref<*xf64>) -> ()
+  return
+}

@@ -1,0 +1,103 @@
+// RUN: mlir-opt %s %upstream_lower | %mlir_run | grep -v base@ > %t.expected
+// RUN: sdfg-opt %s --convert-to-sdfg --sdfg-lower-to-llvm 2>/dev/null | %mlir_run | grep -v base@ > %t.actual
+// RUN: diff %t.expected %t.actual
+// RUN: FileCheck %s < %t.actual
+// RUN: sdfg-opt %s --convert-to-sdfg 2>/dev/null | FileCheck %s --check-prefix=SDFG
+
+// Loops with steps, offsets and bounds from affine.min: strided ranges and Min in conditions.
+
+// SDFG-DAG: ["i" = "1:arg0_d0:2"]
+// SDFG-DAG: Min(
+// CHECK: [2.25,  0.5,  0.25,  1,  0.75,  1.75,  1.25,  -0.5]
+
+func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
+func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}
+func.func private @printF64(f64)
+func.func private @printNewline()
+
+func.func @init1(%A: memref<?xf64>, %seed: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c11 = arith.constant 11 : index
+  %q = arith.constant 0.25 : f64
+  %one = arith.constant 1.0 : f64
+  %n = memref.dim %A, %c0 : memref<?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %k = arith.addi %i, %seed : index
+    %k7 = arith.muli %k, %c7 : index
+    %r = arith.remui %k7, %c11 : index
+    %ri = arith.index_cast %r : index to i64
+    %f = arith.sitofp %ri : i64 to f64
+    %g = arith.mulf %f, %q : f64
+    %h = arith.subf %g, %one : f64
+    memref.store %h, %A[%i] : memref<?xf64>
+  }
+  return
+}
+func.func @init2(%A: memref<?x?xf64>, %seed: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c11 = arith.constant 11 : index
+  %c13 = arith.constant 13 : index
+  %q = arith.constant 0.25 : f64
+  %one = arith.constant 1.0 : f64
+  %n = memref.dim %A, %c0 : memref<?x?xf64>
+  %m = memref.dim %A, %c1 : memref<?x?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %j = %c0 to %m step %c1 {
+      %a = arith.muli %i, %c13 : index
+      %b = arith.addi %a, %j : index
+      %k = arith.addi %b, %seed : index
+      %k7 = arith.muli %k, %c7 : index
+      %r = arith.remui %k7, %c11 : index
+      %ri = arith.index_cast %r : index to i64
+      %f = arith.sitofp %ri : i64 to f64
+      %g = arith.mulf %f, %q : f64
+      %h = arith.subf %g, %one : f64
+      memref.store %h, %A[%i, %j] : memref<?x?xf64>
+    }
+  }
+  return
+}
+func.func @every_other(%x: memref<?xf64>, %y: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  scf.parallel (%i) = (%c1) to (%n) step (%c2) {
+    %v = memref.load %x[%i] : memref<?xf64>
+    memref.store %v, %y[%i] : memref<?xf64>
+  }
+  scf.for %i = %c0 to %n step %c3 {
+    %e = affine.min affine_map<(d0)[s0] -> (d0 + 3, s0)>(%i)[%n]
+    scf.for %j = %i to %e step %c1 {
+      %v = memref.load %y[%j] : memref<?xf64>
+      %w = memref.load %x[%i] : memref<?xf64>
+      %s = arith.addf %v, %w : f64
+      memref.store %s, %y[%j] : memref<?xf64>
+    }
+  }
+  return
+}
+
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  %x = memref.alloc(%c8) : memref<?xf64>
+  call @init1(%x, %c1) : (memref<?xf64>, index) -> ()
+  %y = memref.alloc(%c8) : memref<?xf64>
+  call @init1(%y, %c3) : (memref<?xf64>, index) -> ()
+  call @every_other(%x, %y) : (memref<?xf64>, memref<?xf64>) -> ()
+  %u_y = memref.cast %y : memref<?xf64> to memref<*xf64>
+  call @printMemrefF64(%u_y) : (memref<*xf64>) -> ()
+  return
+}
