@@ -251,3 +251,15 @@ sdfg.sdfg @complex_stream(%A: !sdfg.array<complex<f64> ["1"]> as "A") {
     %b = sdfg.access %s writes(%a["0"] : !sdfg.array<complex<f64> ["1"]>) : !sdfg.stream<complex<f64>>
   }
 }
+
+// -----
+
+sdfg.sdfg @needs(%A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64} {
+  sdfg.state @s {
+  }
+}
+func.func @unbound(%A: memref<?xf64>) {
+  // expected-error @+1 {{does not bind symbol `N` of 'needs'}}
+  sdfg.invoke @needs(%A : memref<?xf64>) symbols []()
+  return
+}

@@ -659,7 +659,13 @@ impl<'a> Sdfg<'a> {
         base: &str,
     ) -> Result<'a, String> {
         let elem = type_to_string(v.ty());
-        if zero(&elem).is_none() || elem == "index" {
+        if elem == "index" {
+            return fail(
+                at,
+                "computes an index from data that later states need (a loop bound, or a subscript in another state), which is not converted yet",
+            );
+        }
+        if zero(&elem).is_none() {
             return fail(
                 at,
                 format!("a value of type {elem} cannot be kept in an SDFG container"),
@@ -735,6 +741,9 @@ impl<'a> Sdfg<'a> {
                 }
                 "memref.dim" => {
                     return fail(op, "reads the size of a memref that is not a container")
+                }
+                name if name.starts_with("tensor.") || name.starts_with("bufferization.") => {
+                    return fail(op, format!("works on tensors; {}", super::BUFFERIZE))
                 }
                 name => {
                     return fail(

@@ -77,6 +77,10 @@ use sdfg_symbolic::Expr;
 
 use builder::{memref_shape, Container, Plan, Sdfg, Shared};
 
+/// How a tensor program is brought to memrefs first.
+pub(super) const BUFFERIZE: &str = "convert-to-sdfg takes memrefs: bufferize the program first \
+     (--one-shot-bufferize=\"bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map\")";
+
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "convert-to-sdfg",
@@ -334,6 +338,11 @@ fn convert_function<'a>(
                 },
             );
             data.push((format!("%m{k}"), format!("memref<{ty}>")));
+        } else if ty.starts_with("tensor<") {
+            return fail(
+                func,
+                format!("argument {k} is a tensor ({ty}); {BUFFERIZE}"),
+            );
         } else {
             return fail(
                 func,

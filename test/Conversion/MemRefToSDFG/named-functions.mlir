@@ -1,0 +1,29 @@
+// RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(convert-to-sdfg{functions=named,plain})' --verify-diagnostics | FileCheck %s
+
+// Named functions are converted, the others stay as they are.
+// CHECK: sdfg.sdfg @named_sdfg
+// CHECK: sdfg.sdfg @plain_sdfg
+// CHECK: func.func @other
+// CHECK-NOT: sdfg.sdfg @other_sdfg
+func.func @named(%x: memref<4xf64>) {
+  return
+}
+func.func @plain(%x: memref<4xf64>) {
+  return
+}
+func.func @other(%x: memref<4xf64>) {
+  return
+}
+
+// -----
+
+// A named function that cannot be converted is an error.
+func.func private @print(f64)
+func.func @named(%x: f64) {
+  // expected-error @+1 {{calls @print, so @named cannot be converted: calls are not converted to SDFGs yet}}
+  call @print(%x) : (f64) -> ()
+  return
+}
+func.func @plain() {
+  return
+}
