@@ -53,6 +53,7 @@ pub static PASSES: &[&PassRegistration] = &[
 pub static PIPELINES: &[&PipelineRegistration] = &[
     &sdfg_conversion::LOWER_TO_LLVM,
     &sdfg_conversion::sdfg_to_gpu::LOWER_TO_NVVM,
+    &sdfg_conversion::to_sdfg::FROM_UPSTREAM,
 ];
 
 /// Every Rust translation from MLIR.

@@ -5,7 +5,7 @@
 // CHECK-LABEL: sdfg.sdfg @band_sdfg
 // CHECK: sdfg.loop @{{.*}} var "i" init "0" cond "i < arg0_d0" update "i + 1"
 // CHECK: sdfg.loop @{{.*}} var "j" init "Max(0, i - 1)" cond "j < Min(i + 2, arg0_d0)" update "j + 1"
-// CHECK: sdfg.tasklet "{{.*}}" ins("i0" = %{{.*}}["i, j"] : !sdfg.array<f64 ["arg0_d0", "arg0_d1"]>, "i1" = %{{.*}}["2*i + 1"] : !sdfg.array<f64 ["arg1_d0"]>)
+// CHECK: sdfg.tasklet "{{.*}}" ins("__in0" = %{{.*}}["i, j"] : !sdfg.array<f64 ["arg0_d0", "arg0_d1"]>, "__in1" = %{{.*}}["2*i + 1"] : !sdfg.array<f64 ["arg1_d0"]>)
 // CHECK: sdfg.access %arg1 writes(%{{.*}}["2*i + 1"] : f64)
 func.func @band(%A: memref<?x?xf64>, %y: memref<?xf64>) {
   %c0 = arith.constant 0 : index
@@ -26,7 +26,7 @@ func.func @band(%A: memref<?x?xf64>, %y: memref<?xf64>) {
 // affine.parallel is a map; affine.apply results in subscripts are symbolic.
 // CHECK-LABEL: sdfg.sdfg @shift_sdfg
 // CHECK: sdfg.map "{{.*}}" ["i" = "0:6", "j" = "0:8:2"]
-// CHECK: ins("i0" = %{{.*}}["i, Mod(j + 1, 8)"]
+// CHECK: ins("__in0" = %{{.*}}["i, Mod(j + 1, 8)"]
 // CHECK: sdfg.exit("arg1" = %{{.*}}["i, int_floor(j, 2)"] : f64)
 func.func @shift(%A: memref<6x8xf64>, %B: memref<6x4xf64>) {
   affine.parallel (%i, %j) = (0, 0) to (6, 8) step (1, 2) {
@@ -45,9 +45,9 @@ func.func @shift(%A: memref<6x8xf64>, %B: memref<6x4xf64>) {
 // and the access is indirect).
 // CHECK-LABEL: sdfg.sdfg @halves_sdfg
 // CHECK: sdfg.map "{{.*}}" ["i" = "0:8"]
-// CHECK: ins("i0" = %{{.*}}["int_floor(i, 2)"]
+// CHECK: ins("__in0" = %{{.*}}["int_floor(i, 2)"]
 // CHECK-LABEL: sdfg.sdfg @truncated_sdfg
-// CHECK: sdfg.tasklet "{{.*}}" ins("i0" = %{{.*}}["0:8"] : !sdfg.array<f64 ["8"]>) outs("o0" : f64)
+// CHECK: sdfg.tasklet "{{.*}}" ins("__in0" = %{{.*}}["0:8"] : !sdfg.array<f64 ["8"]>) outs("__out0" : f64)
 // CHECK: arith.divsi
 // CHECK: memref.load
 func.func @halves(%x: memref<8xf64>, %y: memref<8xf64>) {

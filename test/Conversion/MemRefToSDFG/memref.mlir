@@ -35,7 +35,7 @@ func.func @containers(%A: memref<4x?xf32>, %n: i32, %a: f32) {
 // CHECK-LABEL: sdfg.sdfg @views_sdfg
 // CHECK: sdfg.access %arg1 writes(%{{.*}}["2, 1:7" -> "0:6"] : !sdfg.array<f64 ["8", "8"]>)
 // CHECK: sdfg.map "{{.*}}" ["i" = "0:3"]
-// CHECK: ins("i0" = %{{.*}}["2*i + 1, 3"]
+// CHECK: ins("__in0" = %{{.*}}["2*i + 1, 3"]
 func.func @views(%A: memref<8x8xf64>, %r: memref<6xf64>, %c: memref<3xf64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -56,7 +56,7 @@ func.func @views(%A: memref<8x8xf64>, %r: memref<6xf64>, %c: memref<3xf64>) {
 // subview is its size.
 // CHECK-LABEL: sdfg.sdfg @nested_views_sdfg
 // CHECK: sdfg.map "{{.*}}" ["i" = "0:2"]
-// CHECK: ins("i0" = %{{.*}}["3, 4*i + 2"]
+// CHECK: ins("__in0" = %{{.*}}["3, 4*i + 2"]
 func.func @nested_views(%A: memref<8x16xf64>, %y: memref<2xf64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -5,7 +5,7 @@
 // Each dynamic dimension is a symbol.
 // CHECK-LABEL: sdfg.sdfg @axpy_sdfg(%arg0: !sdfg.array<f64 ["arg0_d0"]> as "arg0", %arg1: !sdfg.array<f64 ["arg1_d0"]> as "arg1", %arg2: !sdfg.scalar<f64> as "arg2") symbols {arg0_d0 = i64, arg1_d0 = i64}
 // CHECK: sdfg.map "{{.*}}" ["i" = "0:arg0_d0"] ins("arg0" = %{{.*}}["0:arg0_d0"] : !sdfg.array<f64 ["arg0_d0"]>, "arg2" = %{{.*}}["0"] : !sdfg.scalar<f64>, "arg1" = %{{.*}}["0:arg1_d0"] : !sdfg.array<f64 ["arg1_d0"]>) outs("arg1" : !sdfg.array<f64 ["arg1_d0"]>)
-// CHECK: sdfg.tasklet "{{.*}}" ins("i0" = %{{.*}}["i"] : {{.*}}, "i1" = %{{.*}}["0"] : !sdfg.scalar<f64>, "i2" = %{{.*}}["i"] : {{.*}}) outs("o0" : f64) {
+// CHECK: sdfg.tasklet "{{.*}}" ins("__in0" = %{{.*}}["i"] : {{.*}}, "__in1" = %{{.*}}["0"] : !sdfg.scalar<f64>, "__in2" = %{{.*}}["i"] : {{.*}}) outs("__out0" : f64) {
 // CHECK-NEXT: ^bb0(%[[X:.*]]: f64, %[[A:.*]]: f64, %[[Y:.*]]: f64):
 // CHECK-NEXT: %[[P:.*]] = arith.mulf %[[X]], %[[A]] : f64
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[P]], %[[Y]] : f64
@@ -76,7 +76,7 @@ func.func @sum(%x: memref<?xf32>) -> f32 {
 // CHECK: sdfg.state
 // CHECK: sdfg.access %[[ACC]] writes
 // CHECK: sdfg.loop @{{.*}} var "i" init "0" cond "i < arg0_d0" update "i + 1" {
-// CHECK: sdfg.tasklet "{{.*}}" ins("i0" = %{{.*}}["0"] : !sdfg.scalar<f64>, "i1" = %{{.*}}["i"] : !sdfg.array<f64 ["arg0_d0"]>) outs("o0" : f64)
+// CHECK: sdfg.tasklet "{{.*}}" ins("__in0" = %{{.*}}["0"] : !sdfg.scalar<f64>, "__in1" = %{{.*}}["i"] : !sdfg.array<f64 ["arg0_d0"]>) outs("__out0" : f64)
 // CHECK: sdfg.access %arg0 writes(%{{.*}}["i"] : f64)
 // CHECK: sdfg.access %[[ACC]] writes
 func.func @scan(%x: memref<?xf64>) {

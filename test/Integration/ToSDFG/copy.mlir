@@ -1,12 +1,14 @@
 // RUN: mlir-opt %s %upstream_lower | %mlir_run | grep -v base@ > %t.expected
 // RUN: sdfg-opt %s --convert-to-sdfg --sdfg-lower-to-llvm 2>/dev/null | %mlir_run | grep -v base@ > %t.actual
 // RUN: diff %t.expected %t.actual
+// RUN: sdfg-opt %s --sdfg-from-upstream --sdfg-lower-to-llvm 2>/dev/null | %mlir_run | grep -v base@ > %t.raised
+// RUN: diff %t.expected %t.raised
 // RUN: FileCheck %s < %t.actual
 // RUN: sdfg-opt %s --convert-to-sdfg 2>/dev/null | FileCheck %s --check-prefix=SDFG
 
 // memref.copy between containers: an access-to-access copy.
 
-// SDFG-DAG: writes(%{{.*}}["0:arg0_d0" -> "0:arg1_d0"]
+// SDFG-DAG: writes(%{{.*}}["0:arg0_d0" -> "0:arg0_d0"]
 // CHECK: [1.5,  -0.5,  3,  1,  -1,  2.5,  0.5,  -1.5]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}

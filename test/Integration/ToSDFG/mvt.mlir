@@ -1,6 +1,8 @@
 // RUN: mlir-opt %s %upstream_lower | %mlir_run | grep -v base@ > %t.expected
 // RUN: sdfg-opt %s --convert-to-sdfg --sdfg-lower-to-llvm 2>/dev/null | %mlir_run | grep -v base@ > %t.actual
 // RUN: diff %t.expected %t.actual
+// RUN: sdfg-opt %s --sdfg-from-upstream --sdfg-lower-to-llvm 2>/dev/null | %mlir_run | grep -v base@ > %t.raised
+// RUN: diff %t.expected %t.raised
 // RUN: FileCheck %s < %t.actual
 // RUN: sdfg-opt %s --convert-to-sdfg 2>/dev/null | FileCheck %s --check-prefix=SDFG
 

@@ -670,7 +670,7 @@ fn expand_library_nodes(program: &Path, out: &Path) -> Result<(), String> {
 
 /// Runs one of the project's tools with `args` and `-o out`; its stderr
 /// when it fails.
-fn tool(binary: &str, args: &[&std::ffi::OsStr], out: &Path) -> Result<(), String> {
+pub(crate) fn tool(binary: &str, args: &[&std::ffi::OsStr], out: &Path) -> Result<(), String> {
     let output = Command::new(binary)
         .args(args)
         .arg("-o")

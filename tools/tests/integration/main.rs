@@ -4,6 +4,7 @@
 mod api;
 mod docs;
 mod execute;
+mod frontends;
 mod gpu;
 mod import;
 mod layout;

@@ -129,6 +129,21 @@ impl Seq {
         self.blocks.push((name, text));
     }
 
+    /// Puts an empty state first unless the first block is a state: DaCe
+    /// 1.0.2's code generator frees an SDFG's transients in its block 0 and
+    /// fails when that block is a loop or a region.
+    pub fn start_with_state(&mut self, shared: &mut Shared<'_>) {
+        if self
+            .blocks
+            .first()
+            .is_some_and(|(_, t)| !t.starts_with("sdfg.state"))
+        {
+            let name = format!("start{}", shared.id());
+            self.blocks
+                .insert(0, (name.clone(), format!("sdfg.state @{name} {{\n}}\n")));
+        }
+    }
+
     /// Appends the blocks of `other`.
     fn extend(&mut self, other: Seq) {
         self.blocks.extend(other.blocks);
@@ -950,6 +965,10 @@ impl<'a> Sdfg<'a> {
                 if !slice.by_ref.iter().any(|b| b.0 == memref) {
                     slice.by_ref.push((memref, container));
                 }
+                // The body reads the container through its by_ref memref.
+                slice
+                    .inputs
+                    .retain(|i| !matches!(i, Input::Whole { value, .. } if *value == memref));
                 slice.seen.insert(memref);
                 slice.ops.push(op);
             }
@@ -1070,7 +1089,7 @@ impl<'a> Sdfg<'a> {
             };
             let source = self.read(shared, flow, container);
             let cty = self.containers[container].ty();
-            ins.push(format!("\"i{k}\" = {source}[\"{subset}\"] : {cty}"));
+            ins.push(format!("\"__in{k}\" = {source}[\"{subset}\"] : {cty}"));
             args.push(value);
             arg_types.push(format!("%i{k}: {ty}"));
             self.read_set.insert(container.clone());
@@ -1091,13 +1110,13 @@ impl<'a> Sdfg<'a> {
                     format!("stores a {vty} into the {elem} container `{container}`"),
                 );
             }
-            outs.push(format!("\"o{k}\" : {elem}"));
+            outs.push(format!("\"__out{k}\" : {elem}"));
             yields.push(*value);
             yield_types.push(elem);
         }
         for (k, (memref, container)) in slice.by_ref.iter().enumerate() {
             let c = &self.containers[container];
-            outs.push(format!("\"r{k}\" : {} by_ref", c.elem));
+            outs.push(format!("\"__ref{k}\" : {} by_ref", c.elem));
             arg_types.push(format!("%r{k}: {}", c.memref()));
             args.push(*memref);
         }
@@ -1422,10 +1441,16 @@ impl<'a> Sdfg<'a> {
         let (s, d) = (self.containers[&src].clone(), self.containers[&dst].clone());
         self.read_set.insert(src.clone());
         flow.reads.insert(src);
-        let (from, to) = (
+        let (from, mut to) = (
             self.alias_of(op, operands[0])?,
             self.alias_of(op, operands[1])?,
         );
+        // Both sides have the same shape (memref.copy requires it): the
+        // destination's sizes are written as the source's, so that the
+        // volumes match symbolically.
+        if to.sizes.len() == from.sizes.len() {
+            to.sizes = from.sizes.clone();
+        }
         let memlet = format!("\"{}\" -> \"{}\"", from.subset(), to.subset());
         self.write_set.insert(dst.clone());
         flow.writes.insert(dst.clone());

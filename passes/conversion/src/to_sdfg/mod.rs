@@ -71,7 +71,7 @@ mod values;
 use std::collections::{BTreeSet, HashMap};
 
 use mlir_sys::*;
-use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
+use sdfg_dialect::driver::{Diagnosed, PassRegistration, PipelineRegistration, RustPass};
 use sdfg_dialect::ir::{string_ref, type_to_string, Op, Val};
 use sdfg_symbolic::Expr;
 
@@ -87,6 +87,15 @@ pub static REGISTRATION: PassRegistration = PassRegistration {
     summary: "Convert func.funcs on memrefs (scf, affine, memref, arith, math) to sdfg.sdfgs, keeping each function as a wrapper that invokes its SDFG",
     op_name: "builtin.module",
     create: || Box::<ConvertToSdfg>::default(),
+};
+
+/// `sdfg-from-upstream`: the conversion, then maps wherever a loop is
+/// proved parallel (`sdfg-loop-to-map`, which reasons on the converted
+/// memlets), then `sdfg-simplify`.
+pub static FROM_UPSTREAM: PipelineRegistration = PipelineRegistration {
+    argument: "sdfg-from-upstream",
+    summary: "Convert upstream functions to SDFGs (convert-to-sdfg), turn the loops proved parallel into maps (sdfg-loop-to-map), then sdfg-simplify",
+    pipeline: "convert-to-sdfg,sdfg-loop-to-map,sdfg-simplify",
 };
 
 /// The conversion pass; option `functions=f,g` names the functions to
@@ -384,7 +393,8 @@ fn convert_function<'a>(
         ));
         loads.push((format!("%rv{k}"), ty));
     }
-    let seq = sdfg.region(shared, body, &results, Some(*terminator))?;
+    let mut seq = sdfg.region(shared, body, &results, Some(*terminator))?;
+    seq.start_with_state(shared);
     let body_text = seq.render(shared);
     let text = sdfg.render(&body_text);
     let (_, free) = sdfg.symbols();

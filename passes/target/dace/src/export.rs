@@ -985,6 +985,30 @@ impl Exporter {
                     for (name, result) in out_names.iter().zip(op.results()) {
                         attrs["out_connectors"][*name] = dtype(op, result.ty())?;
                     }
+                    // A by_ref output of several elements is a pointer the
+                    // code writes through (a memref argument of rank > 0).
+                    let by_ref = op.bool_array_attr("by_ref");
+                    if op.has_body(0) && by_ref.contains(&true) {
+                        let args = op.region_args(0);
+                        let mut next = in_names.len();
+                        for (k, name) in out_names.iter().enumerate() {
+                            if !by_ref.get(k).copied().unwrap_or(false) {
+                                continue;
+                            }
+                            let Some(arg) = args.get(next) else { break };
+                            next += 1;
+                            // SAFETY: the type is live; rank only of a memref.
+                            let ranked = unsafe {
+                                mlir_sys::mlirTypeIsAMemRef(arg.ty())
+                                    && mlir_sys::mlirShapedTypeGetRank(arg.ty()) > 0
+                            };
+                            if ranked {
+                                let element = attrs["out_connectors"][*name].clone();
+                                attrs["out_connectors"][*name] =
+                                    json!({"type": "pointer", "dtype": element});
+                            }
+                        }
+                    }
                     // A vector input connector is what makes DaCe read a
                     // vector from an array of its lanes.
                     if op.has_body(0) {
