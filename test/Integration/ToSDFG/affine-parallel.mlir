@@ -3,6 +3,8 @@
 // RUN: diff %t.expected %t.actual
 // RUN: sdfg-opt %s --sdfg-from-upstream --sdfg-lower-to-llvm 2>/dev/null | %mlir_run | grep -v base@ > %t.raised
 // RUN: diff %t.expected %t.raised
+// RUN: sdfg-opt %s --convert-to-sdfg --convert-sdfg-to-scf 2>/dev/null | mlir-opt %upstream_lower | %mlir_run | grep -v base@ > %t.upstream
+// RUN: diff %t.expected %t.upstream
 // RUN: FileCheck %s < %t.actual
 // RUN: sdfg-opt %s --convert-to-sdfg 2>/dev/null | FileCheck %s --check-prefix=SDFG
 

@@ -1141,29 +1141,15 @@ impl<'a> Sdfg<'a> {
             )
         };
         let n = outs.len();
-        let result = if n > 1 {
-            format!("%{label}:{n}")
-        } else {
-            format!("%{label}")
-        };
-        let ins_text = if ins.is_empty() {
-            String::new()
-        } else {
-            format!(" ins({})", ins.join(", "))
-        };
+        let result = result_names(&label, n);
+        let ins_text = clause("ins", &ins);
         flow.lines.push(format!(
             "{result} = sdfg.tasklet \"{label}\"{ins_text} outs({}) {{\n^bb0({}):\n{}{yield_line}}}\n",
             outs.join(", "),
             arg_types.join(", "),
             placeholders.concat()
         ));
-        let result_of = |k: usize| {
-            if n > 1 {
-                format!("%{label}#{k}")
-            } else {
-                format!("%{label}")
-            }
-        };
+        let result_of = |k: usize| result_ref(&label, n, k);
         for (k, (_, container, subset, wcr)) in slice.outputs.iter().enumerate() {
             let elem = self.containers[container].elem.clone();
             self.write(
@@ -2029,16 +2015,8 @@ impl<'a> Sdfg<'a> {
             })
             .collect();
         let n = exits.len();
-        let result = if n > 1 {
-            format!("%{label}:{n}")
-        } else {
-            format!("%{label}")
-        };
-        let ins_text = if ins.is_empty() {
-            String::new()
-        } else {
-            format!(" ins({})", ins.join(", "))
-        };
+        let result = result_names(&label, n);
+        let ins_text = clause("ins", &ins);
         flow.lines.push(format!(
             "{result} = sdfg.map \"{label}\" [{}]{ins_text} outs({}) {{\n^bb0({}):\n{}sdfg.exit ({})\n}}\n",
             params.join(", "),
@@ -2048,11 +2026,7 @@ impl<'a> Sdfg<'a> {
             exit_edges.join(", ")
         ));
         for (k, e) in exits.iter().enumerate() {
-            let operand = if n > 1 {
-                format!("%{label}#{k}")
-            } else {
-                format!("%{label}")
-            };
+            let operand = result_ref(&label, n, k);
             let c = self.containers[&e.container].clone();
             let subset = if c.shape.is_empty() {
                 "0".to_string()
@@ -2146,32 +2120,19 @@ impl<'a> Sdfg<'a> {
         let symbols: Vec<String> = free.iter().map(|s| format!("\"{s}\" = \"{s}\"")).collect();
         let label = format!("n{}", shared.id());
         let n = written.len();
-        let result = match n {
-            0 => return fail(op, "has a body that writes nothing outside itself"),
-            1 => format!("%{label}"),
-            _ => format!("%{label}:{n}"),
-        };
-        let ins_text = if ins.is_empty() {
-            String::new()
-        } else {
-            format!(" ins({})", ins.join(", "))
-        };
-        let symbols_text = if symbols.is_empty() {
-            String::new()
-        } else {
-            format!(" symbols({})", symbols.join(", "))
-        };
+        if n == 0 {
+            return fail(op, "has a body that writes nothing outside itself");
+        }
+        let result = result_names(&label, n);
+        let ins_text = clause("ins", &ins);
+        let symbols_text = clause("symbols", &symbols);
         map.lines.push(format!(
             "{result} = sdfg.nested \"{label}\"{ins_text} outs({}){symbols_text} {{\n{text}}}\n",
             outs.join(", ")
         ));
         let written: Vec<String> = written.into_iter().cloned().collect();
         for (k, container) in written.iter().enumerate() {
-            let operand = if n > 1 {
-                format!("%{label}#{k}")
-            } else {
-                format!("%{label}")
-            };
+            let operand = result_ref(&label, n, k);
             let c = self.containers[container].clone();
             if let Some((_, r)) = partials.iter().find(|(p, _)| p == container) {
                 let (target, wcr) = reduced[*r].clone();
@@ -2199,6 +2160,34 @@ impl<'a> Sdfg<'a> {
             );
         }
         Ok(())
+    }
+}
+
+/// The results of the op `label` with `n` results, as its definition
+/// names them (`%label` or `%label:n`).
+fn result_names(label: &str, n: usize) -> String {
+    if n > 1 {
+        format!("%{label}:{n}")
+    } else {
+        format!("%{label}")
+    }
+}
+
+/// Result `k` of the op `label` with `n` results.
+fn result_ref(label: &str, n: usize, k: usize) -> String {
+    if n > 1 {
+        format!("%{label}#{k}")
+    } else {
+        format!("%{label}")
+    }
+}
+
+/// ` keyword(items)`, or nothing without items.
+fn clause(keyword: &str, items: &[String]) -> String {
+    if items.is_empty() {
+        String::new()
+    } else {
+        format!(" {keyword}({})", items.join(", "))
     }
 }
 
