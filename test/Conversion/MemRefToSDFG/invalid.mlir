@@ -78,8 +78,16 @@ func.func @custom_combiner(%x: memref<?xf64>) -> f64 {
 // -----
 
 func.func private @print(f64)
-// expected-remark @+1 {{stays as it is: it calls @print, and calls are not converted to SDFGs yet}}
+// expected-remark @+1 {{stays as it is: it calls @print, which has no body here or calls a function that has none}}
 func.func @caller(%x: f64) {
   call @print(%x) : (f64) -> ()
+  return
+}
+
+// -----
+
+func.func @recursive(%x: memref<4xf64>) {
+  // expected-error @+1 {{calls @recursive recursively, which an SDFG cannot express}}
+  func.call @recursive(%x) : (memref<4xf64>) -> ()
   return
 }

@@ -41,6 +41,10 @@ pub(super) struct Plan<'a> {
 #[derive(Default)]
 pub(super) struct Shared<'a> {
     pub plans: Vec<Plan<'a>>,
+    /// The functions whose calls become nested SDFGs, by name.
+    pub functions: HashMap<String, Op<'a>>,
+    /// The functions being converted into nested SDFGs (recursion).
+    calling: Vec<String>,
     next: usize,
     /// Names in use as containers or symbols.
     taken: HashSet<String>,
@@ -748,6 +752,7 @@ impl<'a> Sdfg<'a> {
                 "memref.dealloc" => {}
                 "memref.subview" | "memref.cast" => self.alias(op)?,
                 "memref.copy" => self.copy(shared, &mut seq, &mut flow, &index, p, op)?,
+                "func.call" => self.call(shared, &mut seq, &mut flow, &index, p, op)?,
                 _ if op.results().len() == 1 && self.expr(op.results()[0]).is_some() => {}
                 _ if is_pure(op) => {
                     if op.operands().iter().any(|o| flow.pending_set.contains(o)) {
@@ -1447,6 +1452,218 @@ impl<'a> Sdfg<'a> {
             s.ty(),
             d.ty()
         ));
+        Ok(())
+    }
+
+    /// `func.call` of a function with a body: a nested SDFG made of the
+    /// callee's body, its memrefs bound to the caller's containers, its
+    /// size and integer symbols to the caller's expressions, its float
+    /// arguments to transient scalars; scalar results come back through
+    /// arrays of one element.
+    fn call(
+        &mut self,
+        shared: &mut Shared<'a>,
+        seq: &mut Seq,
+        flow: &mut Flow<'a>,
+        index: &HashMap<Op<'a>, usize>,
+        p: usize,
+        op: Op<'a>,
+    ) -> Result<'a, ()> {
+        let name = op.symbol_ref_attr("callee").unwrap_or_default().to_string();
+        let Some(callee) = shared.functions.get(&name).copied() else {
+            return fail(op, format!("calls @{name}, which has no body here"));
+        };
+        if shared.calling.contains(&name) {
+            return fail(
+                op,
+                format!("calls @{name} recursively, which an SDFG cannot express"),
+            );
+        }
+        let label = format!("{name}_{}", shared.id());
+        let mut inner = Sdfg::new(label.clone());
+        inner.prefix = format!("{label}_");
+        // Inner container -> outer container, and symbol -> expression.
+        let mut bound: Vec<(String, String)> = Vec::new();
+        let mut mapping: Vec<(String, String)> = Vec::new();
+        for (k, (param, operand)) in callee
+            .region_args(0)
+            .into_iter()
+            .zip(op.operands())
+            .enumerate()
+        {
+            let cname = format!("arg{k}");
+            // SAFETY: the type is live.
+            let (is_memref, is_int) = unsafe {
+                (
+                    mlirTypeIsAMemRef(param.ty()),
+                    (mlirTypeIsAIndex(param.ty()) || mlirTypeIsAInteger(param.ty()))
+                        && !is_bool(param),
+                )
+            };
+            if is_memref {
+                if self.aliases.contains_key(&operand) {
+                    return fail(
+                        op,
+                        format!("passes a subview to @{name}, which is not converted yet"),
+                    );
+                }
+                let outer = self.container(op, operand)?;
+                let (elem, dims) =
+                    memref_shape(param.ty()).map_err(|m| super::Failure::new(op, m))?;
+                let sizes = self.containers[&outer].shape.clone();
+                let mut shape = Vec::new();
+                for (d, size) in dims.iter().enumerate() {
+                    match size {
+                        Some(n) => shape.push(Expr::int(*n)),
+                        None => {
+                            let symbol = format!("{cname}_d{d}");
+                            inner.use_symbol(&symbol);
+                            mapping.push((symbol.clone(), sizes[d].to_string()));
+                            shape.push(Expr::symbol(&symbol));
+                        }
+                    }
+                }
+                inner.add_argument(
+                    param,
+                    Container {
+                        name: cname.clone(),
+                        elem,
+                        shape,
+                    },
+                );
+                bound.push((cname, outer));
+            } else if is_int {
+                let Some(e) = self.expr(operand) else {
+                    return fail(op, format!("passes an integer computed from data to @{name}, which is not converted yet"));
+                };
+                inner.bind_expr(param, Expr::symbol(&cname));
+                inner.use_symbol(&cname);
+                mapping.push((cname, e.to_string()));
+            } else {
+                self.keep(shared, flow, op, operand)?;
+                let Some(outer) = self.scalar(operand) else {
+                    return fail(
+                        op,
+                        format!("passes a value to @{name} that has no SDFG counterpart"),
+                    );
+                };
+                let elem = self.containers[&outer].elem.clone();
+                inner.add_argument(
+                    param,
+                    Container {
+                        name: cname.clone(),
+                        elem,
+                        shape: Vec::new(),
+                    },
+                );
+                bound.push((cname, outer));
+            }
+        }
+        // Scalar results: an array of one element in each SDFG.
+        let body_ops = callee.region_ops(0);
+        let (terminator, body) = body_ops
+            .split_last()
+            .expect("a function body ends in a terminator");
+        let mut results = Vec::new();
+        for (k, (v, r)) in terminator
+            .operands()
+            .into_iter()
+            .zip(op.results())
+            .enumerate()
+        {
+            let elem = type_to_string(v.ty());
+            if zero(&elem).is_none() || elem == "index" {
+                return fail(op, format!("receives a {elem} from @{name}; only integer and float results are converted"));
+            }
+            let inner_name = format!("__return{k}");
+            inner.add_output(Container {
+                name: inner_name.clone(),
+                elem: elem.clone(),
+                shape: vec![Expr::int(1)],
+            });
+            results.push((v, inner_name.clone()));
+            let outer = shared.fresh("ret");
+            self.transient(Container {
+                name: outer.clone(),
+                elem,
+                shape: vec![Expr::int(1)],
+            });
+            self.scalars.insert(r, outer.clone());
+            bound.push((inner_name, outer));
+        }
+        shared.calling.push(name.clone());
+        let converted = inner.region(shared, body, &results, Some(*terminator));
+        shared.calling.pop();
+        let text = inner.render(&converted?.render(shared));
+        let (_, free) = inner.symbols();
+        let mut symbols = Vec::new();
+        for s in &free {
+            match mapping.iter().find(|(m, _)| m == s) {
+                Some((_, e)) => symbols.push(format!("\"{s}\" = \"{e}\"")),
+                None => {
+                    return fail(
+                        op,
+                        format!("internal error: symbol `{s}` of @{name} has no value"),
+                    )
+                }
+            }
+        }
+        let outer_of = |c: &String| bound.iter().find(|(i, _)| i == c).map(|(_, o)| o.clone());
+        let reads: Vec<(String, String)> = inner
+            .args
+            .iter()
+            .filter(|a| inner.read_set.contains(*a))
+            .filter_map(|a| Some((a.clone(), outer_of(a)?)))
+            .collect();
+        let writes: Vec<(String, String)> = inner
+            .args
+            .iter()
+            .filter(|a| inner.write_set.contains(*a))
+            .filter_map(|a| Some((a.clone(), outer_of(a)?)))
+            .collect();
+        let read_names: BTreeSet<String> = reads.iter().map(|r| r.1.clone()).collect();
+        let write_names: BTreeSet<String> = writes.iter().map(|w| w.1.clone()).collect();
+        if self.conflicts(flow, index, p, &read_names, &write_names) {
+            self.close(shared, seq, flow, index, p)?;
+        }
+        let mut ins = Vec::new();
+        for (connector, outer) in &reads {
+            let source = self.read(shared, flow, outer);
+            let c = self.containers[outer].clone();
+            ins.push(format!(
+                "\"{connector}\" = {source}[\"{}\"] : {}",
+                c.full(),
+                c.ty()
+            ));
+            self.read_set.insert(outer.clone());
+            flow.reads.insert(outer.clone());
+        }
+        let outs: Vec<String> = writes
+            .iter()
+            .map(|(connector, _)| format!("\"{connector}\" : {}", inner.containers[connector].ty()))
+            .collect();
+        let n = writes.len();
+        let node = format!("n{}", shared.id());
+        flow.lines.push(format!(
+            "{} = sdfg.nested \"{label}\"{} outs({}){} {{\n{text}}}\n",
+            result_names(&node, n),
+            clause("ins", &ins),
+            outs.join(", "),
+            clause("symbols", &symbols)
+        ));
+        for (k, (_, outer)) in writes.iter().enumerate() {
+            let c = self.containers[outer].clone();
+            self.write(
+                shared,
+                flow,
+                outer,
+                &result_ref(&node, n, k),
+                &c.full(),
+                &c.ty(),
+                true,
+                None,
+            );
+        }
         Ok(())
     }
 

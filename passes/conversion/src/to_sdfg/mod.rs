@@ -59,11 +59,12 @@
 //!   indirect (the container goes in whole).
 //!
 //! Anything else is a diagnostic naming the op; the pass never writes a
-//! program that computes something else. By default every function with a
-//! body is converted, except those that call other functions (printing,
-//! I/O, or a callee that is not converted yet): they stay as they are,
-//! with a remark. `functions=f,g` names the functions to convert; a named
-//! function that cannot be converted is an error.
+//! program that computes something else. A call of a function with a body
+//! is a nested SDFG made of the callee's body. By default every function
+//! with a body is converted, except those that call a function without one
+//! (printing, I/O), directly or not: they stay as they are, with a remark.
+//! `functions=f,g` names the functions to convert; a named function that
+//! cannot be converted is an error.
 
 mod builder;
 mod values;
@@ -99,7 +100,7 @@ pub static FROM_UPSTREAM: PipelineRegistration = PipelineRegistration {
 };
 
 /// The conversion pass; option `functions=f,g` names the functions to
-/// convert (default: every function with a body that calls none).
+/// convert (default: every function whose calls all reach bodies).
 #[derive(Clone, Default)]
 pub struct ConvertToSdfg {
     functions: Option<Vec<String>>,
@@ -182,6 +183,26 @@ fn convert_module(module: Op<'_>, named: Option<&[String]>) -> std::result::Resu
         .into_iter()
         .filter(|o| o.is("func.func") && o.has_body(0))
         .collect();
+    // The functions whose calls can be nested SDFGs: those with a body
+    // that call only such functions (a call of a declaration, such as
+    // printing, has effects an SDFG cannot model).
+    let mut callable: HashMap<String, Op> = funcs
+        .iter()
+        .filter_map(|f| Some((f.symbol_name()?.to_string(), *f)))
+        .collect();
+    loop {
+        let blocked: Vec<String> = callable
+            .iter()
+            .filter(|(_, f)| callees(**f).iter().any(|(_, c)| !callable.contains_key(c)))
+            .map(|(n, _)| n.clone())
+            .collect();
+        if blocked.is_empty() {
+            break;
+        }
+        for name in blocked {
+            callable.remove(&name);
+        }
+    }
     let mut targets = Vec::new();
     match named {
         Some(names) => {
@@ -195,9 +216,12 @@ fn convert_module(module: Op<'_>, named: Option<&[String]>) -> std::result::Resu
                     ));
                     return Err(Diagnosed);
                 };
-                if let Some((call, callee)) = callees(*f).into_iter().next() {
+                if let Some((call, callee)) = callees(*f)
+                    .into_iter()
+                    .find(|(_, c)| !callable.contains_key(c))
+                {
                     call.emit_error(format!(
-                        "calls @{callee}, so @{name} cannot be converted: calls are not converted to SDFGs yet"
+                        "calls @{callee}, so @{name} cannot be converted: @{callee} has no body here or calls a function that has none, and such a call has effects an SDFG cannot model"
                     ));
                     return Err(Diagnosed);
                 }
@@ -206,9 +230,12 @@ fn convert_module(module: Op<'_>, named: Option<&[String]>) -> std::result::Resu
         }
         None => {
             for f in &funcs {
-                match callees(*f).into_iter().next() {
+                match callees(*f)
+                    .into_iter()
+                    .find(|(_, c)| !callable.contains_key(c))
+                {
                     Some((_, callee)) => f.emit_remark(format!(
-                        "stays as it is: it calls @{callee}, and calls are not converted to SDFGs yet"
+                        "stays as it is: it calls @{callee}, which has no body here or calls a function that has none"
                     )),
                     None => targets.push(*f),
                 }
@@ -219,6 +246,7 @@ fn convert_module(module: Op<'_>, named: Option<&[String]>) -> std::result::Resu
         return Ok(());
     }
     let mut shared = Shared::default();
+    shared.functions = callable;
     let mut taken: BTreeSet<String> = module
         .region_ops(0)
         .iter()

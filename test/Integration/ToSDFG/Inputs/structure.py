@@ -2,7 +2,8 @@
 parallel loops, loops and branches of the input and the maps and states of
 its SDFG: every parallel loop must become a map, and the SDFG may have at
 most as many states as the function has loops and branches, plus a small
-constant (the states before and after them)."""
+constant (the states before and after them). A call is a nested SDFG:
+it counts as the callee's loops and branches plus the constant."""
 import re
 import subprocess
 import sys
@@ -27,12 +28,24 @@ for program in sorted(folder.glob("*.mlir")):
         [sdfg_opt, str(program), "--convert-to-sdfg"], capture_output=True, text=True, check=True
     ).stdout
     sdfgs = functions(converted, "  sdfg.sdfg")
-    for name, body in functions(source, "func.func").items():
+    bodies = functions(source, "func.func")
+
+    def budget(name):
+        """Parallel loops and the allowed states of `name`, callees included."""
+        body = bodies[name]
+        parallel = len(re.findall(r"= (scf|affine)\.parallel|^\s*(scf|affine)\.parallel", body, re.M))
+        control = len(re.findall(r"\b(scf\.for|affine\.for|scf\.while|scf\.if|affine\.if)\b", body))
+        for callee in re.findall(r"call @([\w.]+)\(", body):
+            if callee in bodies:
+                p, c = budget(callee)
+                parallel, control = parallel + p, control + c + SLACK
+        return parallel, control
+
+    for name in bodies:
         sdfg = sdfgs.get(f"{name}_sdfg")
         if sdfg is None:
             continue
-        parallel = len(re.findall(r"= (scf|affine)\.parallel|^\s*(scf|affine)\.parallel", body, re.M))
-        control = len(re.findall(r"\b(scf\.for|affine\.for|scf\.while|scf\.if|affine\.if)\b", body))
+        parallel, control = budget(name)
         maps = len(re.findall(r"sdfg\.map \"", sdfg))
         states = len(re.findall(r"sdfg\.state @", sdfg))
         checked += 1
