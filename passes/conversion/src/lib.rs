@@ -16,13 +16,14 @@ pub mod to_sdfg;
 
 use sdfg_dialect::driver::PipelineRegistration;
 
-/// `sdfg-lower-to-llvm`: validation, the conversion, clean-up (tasklet
+/// `sdfg-lower-to-llvm`: validation, the conversion (and linalg ops left in
+/// functions that are not SDFGs to loops), clean-up (tasklet
 /// bodies inlined, scalar transients promoted to registers, invariant code
 /// hoisted), parallel loops to OpenMP, then every dialect to `llvm`.
 pub static LOWER_TO_LLVM: PipelineRegistration = PipelineRegistration {
     argument: "sdfg-lower-to-llvm",
     summary: "Lower SDFGs to the llvm dialect: convert-sdfg-to-scf, inlining and clean-up, scf.parallel to OpenMP, then everything to llvm",
-    pipeline: "sdfg-validate,convert-sdfg-to-scf,inline,symbol-dce,canonicalize,mem2reg,\
+    pipeline: "sdfg-validate,convert-sdfg-to-scf,convert-linalg-to-loops,inline,symbol-dce,canonicalize,mem2reg,\
                canonicalize,cse,loop-invariant-code-motion,convert-scf-to-openmp,\
                canonicalize,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
                convert-complex-to-standard,convert-complex-to-llvm,convert-vector-to-llvm,finalize-memref-to-llvm,convert-math-to-funcs{convert-ctlz=false},\

@@ -1,5 +1,5 @@
 //! `convert-to-sdfg`: functions in upstream dialects (`func`, `scf`,
-//! `affine`, `memref`, `arith`, `math`) become SDFGs.
+//! `affine`, `memref`, `linalg`, `arith`, `math`) become SDFGs.
 //!
 //! Other MLIR frontends (Polygeist, Flang, torch-mlir after bufferization,
 //! hand-written code) produce `func.func`s on memrefs. This pass turns
@@ -49,6 +49,8 @@
 //! - index arithmetic (`arith`, `affine.apply`/`min`/`max`, `memref.dim`)
 //!   is symbolic wherever its meaning is exact (`values.rs`), so that
 //!   subscripts are memlet subsets and bounds are ranges;
+//! - `linalg` ops are lowered to `scf.parallel`/`scf.for` first (upstream's
+//!   `convert-linalg-to-parallel-loops`);
 //! - `scf.parallel`/`affine.parallel` are maps, `scf.reduce` a
 //!   write-conflict resolution; `scf.for`/`affine.for` are `sdfg.loop`s,
 //!   `scf.if` an `sdfg.conditional`, loop-carried values and `scf.if`
@@ -85,7 +87,7 @@ pub(super) const BUFFERIZE: &str = "convert-to-sdfg takes memrefs: bufferize the
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "convert-to-sdfg",
-    summary: "Convert func.funcs on memrefs (scf, affine, memref, arith, math) to sdfg.sdfgs, keeping each function as a wrapper that invokes its SDFG",
+    summary: "Convert func.funcs on memrefs (scf, affine, memref, linalg, arith, math) to sdfg.sdfgs, keeping each function as a wrapper that invokes its SDFG",
     op_name: "builtin.module",
     create: || Box::<ConvertToSdfg>::default(),
 };
@@ -245,6 +247,12 @@ fn convert_module(module: Op<'_>, named: Option<&[String]>) -> std::result::Resu
     if targets.is_empty() {
         return Ok(());
     }
+    for func in shared_functions(&callable, &targets) {
+        if let Err(message) = linalg_to_loops(func) {
+            func.emit_error(message);
+            return Err(Diagnosed);
+        }
+    }
     let mut shared = Shared::default();
     shared.functions = callable;
     let mut taken: BTreeSet<String> = module
@@ -276,6 +284,51 @@ fn convert_module(module: Op<'_>, named: Option<&[String]>) -> std::result::Resu
     // SAFETY: the module and its ops are live; the parsed module is
     // destroyed once its ops are moved out.
     unsafe { install(module, &targets, &shared.plans, &text) }
+}
+
+/// The functions the conversion reads: the targets and every function they
+/// may call.
+fn shared_functions<'a>(callable: &HashMap<String, Op<'a>>, targets: &[Op<'a>]) -> Vec<Op<'a>> {
+    let mut out: Vec<Op<'a>> = targets.to_vec();
+    out.extend(callable.values().filter(|f| !targets.contains(f)));
+    out
+}
+
+/// Lowers the `linalg` ops of `func` to loops with upstream's
+/// `convert-linalg-to-parallel-loops`: parallel iterators become
+/// `scf.parallel` (maps here), reduction iterators `scf.for` inside them.
+fn linalg_to_loops(func: Op<'_>) -> std::result::Result<(), String> {
+    if !func
+        .descendants()
+        .iter()
+        .any(|o| o.name().starts_with("linalg."))
+    {
+        return Ok(());
+    }
+    // SAFETY: the function and its context are live; the pass manager is
+    // destroyed before returning.
+    unsafe {
+        let pm = mlirPassManagerCreateOnOperation(func.context(), string_ref("func.func"));
+        let mut added = MlirLogicalResult { value: 0 };
+        let message = sdfg_dialect::ir::print_with(|callback, data| {
+            added = mlirOpPassManagerAddPipeline(
+                mlirPassManagerGetAsOpPassManager(pm),
+                string_ref("convert-linalg-to-parallel-loops"),
+                callback,
+                data,
+            );
+        });
+        if added.value == 0 {
+            mlirPassManagerDestroy(pm);
+            return Err(format!("cannot lower its linalg ops to loops: {message}"));
+        }
+        let ran = mlirPassManagerRunOnOp(pm, func.raw());
+        mlirPassManagerDestroy(pm);
+        if ran.value == 0 {
+            return Err("cannot lower its linalg ops to loops".into());
+        }
+    }
+    Ok(())
 }
 
 /// Converts `func` into an SDFG named `sdfg_name`; returns the SDFG's text
