@@ -171,10 +171,12 @@ impl Seq {
 enum Kind {
     /// A state: access nodes.
     State { reads: HashMap<String, String> },
-    /// A map's region: its entry's inputs and its exit's outputs.
+    /// A map's region: its entry's inputs and its exit's outputs, and
+    /// the access nodes of transients local to one iteration.
     Map {
         inputs: Vec<(String, String)>,
         exits: Vec<Exit>,
+        local: HashMap<String, String>,
     },
 }
 
@@ -200,6 +202,8 @@ pub(super) struct Flow<'a> {
     /// on them): they are valid here only.
     pending: Vec<Val<'a>>,
     pending_set: HashSet<Val<'a>>,
+    /// The containers each pending value was computed from.
+    pending_reads: HashMap<Val<'a>, BTreeSet<String>>,
 }
 
 impl<'a> Flow<'a> {
@@ -211,6 +215,7 @@ impl<'a> Flow<'a> {
             writes: BTreeSet::new(),
             pending: Vec::new(),
             pending_set: HashSet::new(),
+            pending_reads: HashMap::new(),
         }
     }
 
@@ -224,12 +229,15 @@ impl<'a> Flow<'a> {
         Flow::new(Kind::Map {
             inputs: Vec::new(),
             exits: Vec::new(),
+            local: HashMap::new(),
         })
     }
 
-    fn add_pending(&mut self, v: Val<'a>) {
+    /// Records `v`, computed here from the containers `reads`.
+    fn add_pending(&mut self, v: Val<'a>, reads: BTreeSet<String>) {
         if self.pending_set.insert(v) {
             self.pending.push(v);
+            self.pending_reads.insert(v, reads);
         }
     }
 }
@@ -745,8 +753,8 @@ impl<'a> Sdfg<'a> {
                     })?;
                 }
                 "memref.load" | "affine.load" => {
-                    self.container(op, op.operands()[0])?;
-                    flow.add_pending(op.results()[0]);
+                    let container = self.container(op, op.operands()[0])?;
+                    flow.add_pending(op.results()[0], BTreeSet::from([container]));
                 }
                 "memref.alloc" | "memref.alloca" => self.alloc(shared, op)?,
                 "memref.dealloc" => {}
@@ -755,8 +763,15 @@ impl<'a> Sdfg<'a> {
                 "func.call" => self.call(shared, &mut seq, &mut flow, &index, p, op)?,
                 _ if op.results().len() == 1 && self.expr(op.results()[0]).is_some() => {}
                 _ if is_pure(op) => {
+                    let reads: BTreeSet<String> = op
+                        .operands()
+                        .iter()
+                        .filter_map(|o| flow.pending_reads.get(o))
+                        .flatten()
+                        .cloned()
+                        .collect();
                     if op.operands().iter().any(|o| flow.pending_set.contains(o)) {
-                        flow.add_pending(op.results()[0]);
+                        flow.add_pending(op.results()[0], reads);
                     }
                 }
                 "memref.dim" => {
@@ -777,14 +792,18 @@ impl<'a> Sdfg<'a> {
             let p = ops.len();
             // Upstream yields assign all results at once: read every
             // result first when one of them reads another's container.
-            let containers: BTreeSet<&String> = results.iter().map(|r| &r.1).collect();
+            let at = terminator.unwrap_or_else(|| ops[0]);
+            let mut reads_other = false;
+            for (v, c) in results {
+                let mut scratch = Slice::default();
+                self.gather(&mut scratch, &flow, at, *v)?;
+                reads_other |= results
+                    .iter()
+                    .any(|(_, other)| other != c && scratch.reads().contains(other));
+            }
             let mut values = Vec::new();
             for (v, c) in results {
-                let reads_other = self
-                    .scalars
-                    .get(v)
-                    .is_some_and(|s| s != c && containers.contains(s));
-                if reads_other {
+                if reads_other && self.scalars.get(v) != Some(c) {
                     let at = terminator.unwrap_or_else(|| ops[0]);
                     let tmp = self.scalar_for(shared, at, *v, "tmp")?;
                     let (v, out) = (*v, tmp.clone());
@@ -833,6 +852,10 @@ impl<'a> Sdfg<'a> {
         p: usize,
     ) -> Result<'a, ()> {
         let pending = std::mem::take(&mut flow.pending);
+        // Every kept value is computed from the loads of this state, not
+        // from another value kept here (which the state would read back
+        // without an edge ordering it after its write).
+        let mut kept = Vec::new();
         for v in pending {
             let live = v
                 .uses()
@@ -846,6 +869,9 @@ impl<'a> Sdfg<'a> {
             let mut slice = Slice::default();
             self.gather(&mut slice, flow, at, v)?;
             slice.outputs.push((v, name.clone(), "0".into(), None));
+            kept.push((v, name, slice));
+        }
+        for (v, name, slice) in kept {
             self.write_statement(shared, flow, slice)?;
             self.scalars.insert(v, name);
         }
@@ -925,17 +951,15 @@ impl<'a> Sdfg<'a> {
         {
             return true;
         }
-        // A load of a written container whose value is still needed after
-        // this statement must be read before the write.
+        // A value computed from a written container (a load, or what was
+        // computed from one) that is still needed after this statement
+        // must be computed before the write.
         flow.pending.iter().any(|v| {
-            let Some(op) = v.defining_op() else {
-                return false;
-            };
-            if !(op.is("memref.load") || op.is("affine.load")) {
-                return false;
-            }
-            let container = self.root_name(op.operands()[0]);
-            container.is_some_and(|c| writes.contains(&c))
+            let from_written = flow
+                .pending_reads
+                .get(v)
+                .is_some_and(|r| !r.is_disjoint(writes));
+            from_written
                 && v.uses()
                     .iter()
                     .any(|(user, _)| position(index, *user).is_some_and(|q| q > p))
@@ -1207,7 +1231,10 @@ impl<'a> Sdfg<'a> {
                 reads.insert(container.to_string(), node.clone());
                 node
             }
-            Kind::Map { inputs, .. } => {
+            Kind::Map { inputs, local, .. } => {
+                if let Some(node) = local.get(container) {
+                    return node.clone();
+                }
                 if let Some((_, arg)) = inputs.iter().find(|(c, _)| c == container) {
                     return arg.clone();
                 }
@@ -1831,6 +1858,14 @@ impl<'a> Sdfg<'a> {
         let mut seq = Seq::default();
         seq.extend(self.region(shared, before, &before_results, Some(*condition))?);
         let mut body = self.region(shared, after, &after_results, Some(*yield_op))?;
+        // The second copy of the "before" region computes its values again:
+        // what the first copy kept in transients is stale there.
+        let defined: HashSet<Val<'a>> = before
+            .iter()
+            .flat_map(|o| std::iter::once(*o).chain(o.descendants()))
+            .flat_map(|o| o.results())
+            .collect();
+        self.scalars.retain(|v, _| !defined.contains(v));
         body.extend(self.region(shared, before, &before_results, Some(*condition))?);
         let name = format!("loop{}", shared.id());
         let text = format!(
@@ -2164,7 +2199,7 @@ impl<'a> Sdfg<'a> {
         map: Flow<'a>,
         ranges: &[(String, String)],
     ) -> Result<'a, ()> {
-        let Kind::Map { inputs, exits } = &map.kind else {
+        let Kind::Map { inputs, exits, .. } = &map.kind else {
             unreachable!()
         };
         let reads: BTreeSet<String> = inputs.iter().map(|i| i.0.clone()).collect();
@@ -2184,7 +2219,7 @@ impl<'a> Sdfg<'a> {
         map: Flow<'a>,
         ranges: &[(String, String)],
     ) -> Result<'a, ()> {
-        let Kind::Map { inputs, exits } = map.kind else {
+        let Kind::Map { inputs, exits, .. } = map.kind else {
             unreachable!()
         };
         if exits.is_empty() {
@@ -2352,17 +2387,35 @@ impl<'a> Sdfg<'a> {
             let operand = result_ref(&label, n, k);
             let c = self.containers[container].clone();
             if let Some((_, r)) = partials.iter().find(|(p, _)| p == container) {
+                // The nested SDFG leaves its partial result in a transient
+                // of this iteration; a tasklet adds it into the reduction's
+                // scalar through the exit, with the write-conflict
+                // resolution (a nested SDFG's output is bound to its
+                // container, so it cannot combine by itself).
                 let (target, wcr) = reduced[*r].clone();
-                self.write(
-                    shared,
-                    map,
-                    &target,
-                    &operand,
-                    "0",
-                    &c.ty(),
-                    false,
-                    Some(wcr),
-                );
+                let value = results[*r].0;
+                self.allocs.push(format!(
+                    "%{}{container} = sdfg.alloc \"{container}\" : {}\n",
+                    self.prefix,
+                    c.ty()
+                ));
+                let node = format!("%a{}", shared.id());
+                map.lines.push(format!(
+                    "{node} = sdfg.access %{}{container} writes({operand}[\"0\"] : {}) : {}\n",
+                    self.prefix,
+                    c.ty(),
+                    c.ty()
+                ));
+                if let Kind::Map { local, .. } = &mut map.kind {
+                    local.insert(container.clone(), node);
+                }
+                let mut slice = Slice::default();
+                slice.inputs.push(Input::Scalar {
+                    value,
+                    container: container.clone(),
+                });
+                slice.outputs.push((value, target, "0".into(), Some(wcr)));
+                self.write_statement(shared, map, slice)?;
                 continue;
             }
             self.write(

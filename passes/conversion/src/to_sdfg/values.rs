@@ -134,6 +134,14 @@ pub(super) fn fold(op: Op<'_>, operands: &[Option<Expr>]) -> Option<Expr> {
             }
             int_attr(op.attr("value")?).map(Expr::int)
         }
+        // Integer arithmetic narrower than 64 bits wraps in C where the
+        // symbolic engine's integers do not: only index and i64 fold.
+        "arith.addi" | "arith.subi" | "arith.muli" | "arith.floordivsi" | "arith.ceildivsi"
+        | "arith.minsi" | "arith.maxsi"
+            if !wide(op) =>
+        {
+            None
+        }
         "arith.addi" | "index.add" => Some(Expr::add(&arg(0)?, &arg(1)?)),
         "arith.subi" | "index.sub" => Some(Expr::sub(&arg(0)?, &arg(1)?)),
         "arith.muli" | "index.mul" => Some(Expr::mul(&arg(0)?, &arg(1)?)),
@@ -145,7 +153,12 @@ pub(super) fn fold(op: Op<'_>, operands: &[Option<Expr>]) -> Option<Expr> {
         }
         "arith.minsi" | "index.mins" => Some(Expr::min(vec![arg(0)?, arg(1)?])),
         "arith.maxsi" | "index.maxs" => Some(Expr::max(vec![arg(0)?, arg(1)?])),
-        "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "index.casts" => arg(0),
+        // Sign extension and signed casts keep the value; an unsigned cast
+        // keeps it only when it is not negative (a constant here).
+        "arith.index_cast" | "arith.extsi" | "index.casts" => arg(0),
+        "arith.index_castui" | "arith.extui" => {
+            arg(0).filter(|e| e.as_int().is_some_and(|v| v >= 0))
+        }
         "arith.cmpi" => {
             let (a, b) = (arg(0)?, arg(1)?);
             match int_attr(op.attr("predicate")?)? {
@@ -164,6 +177,18 @@ pub(super) fn fold(op: Op<'_>, operands: &[Option<Expr>]) -> Option<Expr> {
         "affine.min" => Some(Expr::min(affine_results(op, "map", operands)?)),
         "affine.max" => Some(Expr::max(affine_results(op, "map", operands)?)),
         _ => None,
+    }
+}
+
+/// Whether `op`'s first result is an `index` or a 64-bit integer.
+fn wide(op: Op<'_>) -> bool {
+    let Some(result) = op.results().first().copied() else {
+        return false;
+    };
+    // SAFETY: the type is live.
+    unsafe {
+        mlirTypeIsAIndex(result.ty())
+            || (mlirTypeIsAInteger(result.ty()) && mlirIntegerTypeGetWidth(result.ty()) == 64)
     }
 }
 

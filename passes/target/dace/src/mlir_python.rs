@@ -569,6 +569,25 @@ impl<'a> Printer<'a> {
                     printed[1], printed[0], printed[2]
                 ))
             }
+            // Unsigned conversions of a value computed in the body read it
+            // as unsigned first (Python and C++ would sign-extend it); a
+            // connector keeps the type its connector declares (DaCe's
+            // `uintN` for unsigned data).
+            "arith.extui" | "arith.uitofp" | "arith.index_castui"
+                if matches!(ty_of(&operands[0]), Some(Ty::Int(_)))
+                    && operands[0].block_arg().is_none() =>
+            {
+                let Some(Ty::Int(bits)) = ty_of(&operands[0]) else {
+                    return Err(unsupported("converts a non-integer".into()));
+                };
+                let printed = self.operands(op, &[(&operands[0], None)])?;
+                Ok(format!(
+                    "dace.{}(dace.{}({}))",
+                    result_ty.dace_name(),
+                    Ty::UInt(bits).dace_name(),
+                    printed[0]
+                ))
+            }
             "arith.extsi" | "arith.trunci" | "arith.extui" | "arith.sitofp" | "arith.uitofp"
             | "arith.fptosi" | "arith.extf" | "arith.truncf" => {
                 let printed = self.operands(op, &[(&operands[0], None)])?;

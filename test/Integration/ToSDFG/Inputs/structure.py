@@ -35,6 +35,9 @@ for program in sorted(folder.glob("*.mlir")):
         body = bodies[name]
         parallel = len(re.findall(r"= (scf|affine)\.parallel|^\s*(scf|affine)\.parallel", body, re.M))
         control = len(re.findall(r"\b(scf\.for|affine\.for|scf\.while|scf\.if|affine\.if)\b", body))
+        # An scf.while is written as its "before" region, then a loop of its
+        # "after" region and "before" again: three regions.
+        control += 2 * len(re.findall(r"\bscf\.while\b", body))
         # A linalg op is a loop nest (lowered to scf.parallel and scf.for).
         control += len(re.findall(r"\blinalg\.(?!yield\b)\w+", body))
         for callee in re.findall(r"call @([\w.]+)\(", body):
