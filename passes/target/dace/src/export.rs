@@ -986,7 +986,8 @@ impl Exporter {
                         attrs["out_connectors"][*name] = dtype(op, result.ty())?;
                     }
                     // A by_ref output of several elements is a pointer the
-                    // code writes through (a memref argument of rank > 0).
+                    // code writes through (a memref argument of rank > 0),
+                    // not a value of the element type.
                     let by_ref = op.bool_array_attr("by_ref");
                     if op.has_body(0) && by_ref.contains(&true) {
                         let args = op.region_args(0);
@@ -1003,9 +1004,9 @@ impl Exporter {
                                     && mlir_sys::mlirShapedTypeGetRank(arg.ty()) > 0
                             };
                             if ranked {
-                                let element = attrs["out_connectors"][*name].clone();
-                                attrs["out_connectors"][*name] =
-                                    json!({"type": "pointer", "dtype": element});
+                                // Untyped, as DaCe writes it: DaCe then
+                                // infers a pointer from the memlet.
+                                attrs["out_connectors"][*name] = json!(null);
                             }
                         }
                     }
