@@ -17,6 +17,10 @@
 //!   `after` operands become empty memlets, and nodes of a scope without
 //!   in-edges (out-edges) get the empty edge from its entry (to its exit)
 //!   that DaCe uses to keep them in the scope;
+//! - a state inside a loop or branch that holds a library node goes into a
+//!   nested SDFG of one state (`Exporter::expandable`), since DaCe 1.0.2
+//!   cannot expand library nodes in such states; `export_sdfg_as_is`
+//!   leaves it in place (import, export, import is then a fixed point);
 //! - a memlet's data is the container at the access-node end of its path;
 //!   Python slices go back to DaCe's inclusive ends through
 //!   `Range::to_dace_inclusive`, the one place that converts.
@@ -480,6 +484,30 @@ struct StateBuilder {
 }
 
 impl StateBuilder {
+    /// The state labelled `label` with the nodes and edges added, and its
+    /// scope dictionary.
+    fn state_json(self, label: &str) -> Value {
+        let mut scope_dict: Map<String, Value> = Map::new();
+        for (scope, id) in &self.scopes {
+            let key = scope.map(|s| s.to_string()).unwrap_or_else(|| "-1".into());
+            if let Some(list) = scope_dict
+                .entry(key)
+                .or_insert_with(|| json!([]))
+                .as_array_mut()
+            {
+                list.push(json!(id));
+            }
+        }
+        json!({
+            "type": "SDFGState",
+            "label": label,
+            "attributes": {},
+            "nodes": self.nodes,
+            "edges": self.edges,
+            "scope_dict": scope_dict,
+        })
+    }
+
     fn add_node(&mut self, mut node: Value, scope: Option<(usize, usize)>) -> usize {
         let id = self.nodes.len();
         node["id"] = json!(id);
@@ -633,37 +661,19 @@ fn pushed_element(op: Op<'_>, source: Val<'_>, memlet: &Memlet) -> Option<(Strin
     Some((container_name(stream)?, pushed))
 }
 
-struct Exporter;
+struct Exporter {
+    /// Whether states in loops and branches that hold library nodes move
+    /// into nested SDFGs, so that DaCe 1.0.2 can expand those nodes
+    /// ([`Exporter::expandable`]).
+    expandable: bool,
+}
 
 impl Exporter {
     fn sdfg(&self, sdfg: Op<'_>) -> Result<Value, Diagnosed> {
         let name = sdfg.symbol_name().unwrap_or("sdfg");
-        let mut arrays = Map::new();
         let arg_names = sdfg.str_array_attr("arg_names");
-        for (value, arg) in sdfg.region_args(0).into_iter().zip(&arg_names) {
-            arrays.insert(arg.to_string(), descriptor(sdfg, value, false, None)?);
-        }
-        for alloc in sdfg
-            .region_ops(0)
-            .into_iter()
-            .filter(|o| o.is("sdfg.alloc"))
-        {
-            let lifetime = alloc.attr("lifetime").and_then(Lifetime::from_attr);
-            let (Some(name), Some(value)) =
-                (alloc.str_attr("name"), alloc.results().first().copied())
-            else {
-                continue;
-            };
-            arrays.insert(name.to_string(), descriptor(alloc, value, true, lifetime)?);
-        }
-        let mut symbols = Map::new();
-        if let Some(dict) = sdfg.attr("symbols") {
-            for (key, value) in sdfg_dialect::ir::dictionary_entries(dict) {
-                // SAFETY: the values of `symbols` are TypeAttrs (verified).
-                let ty = unsafe { mlir_sys::mlirTypeAttrGetValue(value) };
-                symbols.insert(key.to_string(), dtype(sdfg, ty)?);
-            }
-        }
+        let arrays = Self::arrays(sdfg)?;
+        let symbols = Self::symbols(sdfg)?;
         let mut constants = Map::new();
         if let Some(dict) = sdfg.attr("constants") {
             for (key, value) in sdfg_dialect::ir::dictionary_entries(dict) {
@@ -686,6 +696,42 @@ impl Exporter {
             "start_block": 0,
             "dace_version": "1.0.2",
         }))
+    }
+
+    /// The data descriptors of `sdfg`'s containers, by name.
+    fn arrays(sdfg: Op<'_>) -> Result<Map<String, Value>, Diagnosed> {
+        let mut arrays = Map::new();
+        let arg_names = sdfg.str_array_attr("arg_names");
+        for (value, arg) in sdfg.region_args(0).into_iter().zip(&arg_names) {
+            arrays.insert(arg.to_string(), descriptor(sdfg, value, false, None)?);
+        }
+        for alloc in sdfg
+            .region_ops(0)
+            .into_iter()
+            .filter(|o| o.is("sdfg.alloc"))
+        {
+            let lifetime = alloc.attr("lifetime").and_then(Lifetime::from_attr);
+            let (Some(name), Some(value)) =
+                (alloc.str_attr("name"), alloc.results().first().copied())
+            else {
+                continue;
+            };
+            arrays.insert(name.to_string(), descriptor(alloc, value, true, lifetime)?);
+        }
+        Ok(arrays)
+    }
+
+    /// The symbols `sdfg` declares, with their types.
+    fn symbols(sdfg: Op<'_>) -> Result<Map<String, Value>, Diagnosed> {
+        let mut symbols = Map::new();
+        if let Some(dict) = sdfg.attr("symbols") {
+            for (key, value) in sdfg_dialect::ir::dictionary_entries(dict) {
+                // SAFETY: the values of `symbols` are TypeAttrs (verified).
+                let ty = unsafe { mlir_sys::mlirTypeAttrGetValue(value) };
+                symbols.insert(key.to_string(), dtype(sdfg, ty)?);
+            }
+        }
+        Ok(symbols)
     }
 
     /// The blocks and inter-state edges of a control-flow region; the first
@@ -742,7 +788,10 @@ impl Exporter {
     fn block(&self, block: Op<'_>) -> Result<Value, Diagnosed> {
         let label = block.symbol_name().unwrap_or("block");
         Ok(match block.name() {
-            "sdfg.state" => self.state(block)?,
+            "sdfg.state" => {
+                let state = self.state(block)?;
+                self.expandable(block, state)?
+            }
             "sdfg.loop" => {
                 let (nodes, edges) = self.region(block)?;
                 let var = block.str_attr("var").unwrap_or("");
@@ -824,25 +873,132 @@ impl Exporter {
     fn state(&self, state: Op<'_>) -> Result<Value, Diagnosed> {
         let mut builder = StateBuilder::default();
         self.dataflow(state, None, &mut builder)?;
-        let mut scope_dict: Map<String, Value> = Map::new();
-        for (scope, id) in &builder.scopes {
-            let key = scope.map(|s| s.to_string()).unwrap_or_else(|| "-1".into());
-            if let Some(list) = scope_dict
-                .entry(key)
-                .or_insert_with(|| json!([]))
-                .as_array_mut()
-            {
-                list.push(json!(id));
-            }
+        Ok(builder.state_json(state.symbol_name().unwrap_or("state")))
+    }
+
+    /// `json`, the state `state`, as DaCe 1.0.2 can expand its library
+    /// nodes. `SDFG.expand_library_nodes` looks each node's state up among
+    /// the blocks of the SDFG itself (`LibraryNode.expand` calls
+    /// `sdfg.nodes().index(state)`), so a library node in a state inside a
+    /// `LoopRegion` or `ConditionalBlock` fails to expand when DaCe
+    /// compiles the program. Such a state's dataflow moves into a nested
+    /// SDFG of one state, whose state is a block of its own SDFG: the
+    /// nested SDFG takes every container the state reads or writes whole,
+    /// and maps every symbol to itself. States without library nodes, and
+    /// states with views or other non-array containers, stay as they are.
+    fn expandable(&self, state: Op<'_>, json: Value) -> Result<Value, Diagnosed> {
+        let in_region = state.parent().is_some_and(|p| !p.is("sdfg.sdfg"));
+        let has_library = state.descendants().iter().any(|o| o.is("sdfg.library"));
+        let Some(sdfg) = state.ancestor("sdfg.sdfg") else {
+            return Ok(json);
+        };
+        if !self.expandable || !in_region || !has_library {
+            return Ok(json);
         }
-        Ok(json!({
-            "type": "SDFGState",
-            "label": state.symbol_name().unwrap_or("state"),
-            "attributes": {},
-            "nodes": builder.nodes,
-            "edges": builder.edges,
-            "scope_dict": scope_dict,
-        }))
+        let arrays = Self::arrays(sdfg)?;
+        let nodes = json["nodes"].as_array().cloned().unwrap_or_default();
+        let data_of = |id: &Value| -> Option<String> {
+            let id: usize = id.as_str()?.parse().ok()?;
+            let node = nodes.get(id)?;
+            (node["type"] == "AccessNode")
+                .then(|| node["attributes"]["data"].as_str().map(String::from))?
+        };
+        let mut read = std::collections::BTreeSet::new();
+        let mut written = std::collections::BTreeSet::new();
+        for edge in json["edges"].as_array().into_iter().flatten() {
+            read.extend(data_of(&edge["src"]));
+            written.extend(data_of(&edge["dst"]));
+        }
+        let mut inner_arrays = Map::new();
+        for node in nodes.iter().filter(|n| n["type"] == "AccessNode") {
+            let Some(name) = node["attributes"]["data"].as_str() else {
+                continue;
+            };
+            let Some(mut desc) = arrays.get(name).cloned() else {
+                return Ok(json);
+            };
+            if !matches!(desc["type"].as_str(), Some("Array" | "Scalar")) {
+                return Ok(json);
+            }
+            desc["attributes"]["transient"] = json!(false);
+            inner_arrays.insert(name.to_string(), desc);
+        }
+        let label = state.symbol_name().unwrap_or("state");
+        let symbols = Self::symbols(sdfg)?;
+        let mapping: Map<String, Value> = symbols.keys().map(|s| (s.clone(), json!(s))).collect();
+        let mut inner = json;
+        inner["id"] = json!(0);
+        let nested = json!({
+            "type": "SDFG",
+            "attributes": {
+                "name": format!("{label}_body"),
+                "arg_names": [],
+                "_arrays": inner_arrays,
+                "symbols": symbols,
+                "constants_prop": {},
+            },
+            "nodes": [inner],
+            "edges": [],
+            "label": format!("{label}_body"),
+            "start_block": 0,
+            "dace_version": "1.0.2",
+        });
+        let read: Vec<&str> = read.iter().map(String::as_str).collect();
+        let written: Vec<&str> = written.iter().map(String::as_str).collect();
+        let mut builder = StateBuilder::default();
+        let access =
+            |name: &str| json!({"type": "AccessNode", "label": name, "attributes": {"data": name}});
+        let whole = |name: &str| -> Result<Value, Diagnosed> {
+            let shape = arrays[name]["attributes"]["shape"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            let subset = if shape.is_empty() || arrays[name]["type"] == "Scalar" {
+                "0".to_string()
+            } else {
+                let dims: Vec<String> = shape
+                    .iter()
+                    .map(|d| {
+                        format!(
+                            "0:{}",
+                            d.as_str().map_or_else(|| d.to_string(), String::from)
+                        )
+                    })
+                    .collect();
+                dims.join(", ")
+            };
+            let memlet = Memlet {
+                subset,
+                other: None,
+                volume: None,
+                dynamic: false,
+                wcr: Wcr::None,
+                data: None,
+            };
+            memlet_json(state, &memlet, name)
+        };
+        let sources: Vec<usize> = read
+            .iter()
+            .map(|n| builder.add_node(access(n), None))
+            .collect();
+        let node = builder.add_node(
+            json!({"type": "NestedSDFG", "label": format!("{label}_body"), "attributes": {
+                "label": format!("{label}_body"),
+                "sdfg": nested,
+                "symbol_mapping": mapping,
+                "in_connectors": Self::connectors(&read, ""),
+                "out_connectors": Self::connectors(&written, ""),
+            }}),
+            None,
+        );
+        for (name, id) in read.iter().zip(sources) {
+            builder.add_edge((id, None), (node, Some(name.to_string())), whole(name)?);
+        }
+        for name in &written {
+            let id = builder.add_node(access(name), None);
+            builder.add_edge((node, Some(name.to_string())), (id, None), whole(name)?);
+        }
+        Ok(builder.state_json(label))
     }
 
     /// Adds the in-edges of `op`, arriving at node `target` (with `prefix`
@@ -1257,7 +1413,18 @@ impl Exporter {
 /// Exports one `sdfg.sdfg` as DaCe JSON (checked and normalised through the
 /// serde model); diagnostics are emitted on failure.
 pub fn export_sdfg(sdfg: Op<'_>, compress: bool) -> Result<Vec<u8>, Diagnosed> {
-    let value = Exporter.sdfg(sdfg)?;
+    write_sdfg(sdfg, compress, true)
+}
+
+/// [`export_sdfg`] without the nested SDFGs added for DaCe 1.0.2's library
+/// expansion: every control-flow block and node as the module has it, so
+/// that importing the result gives the module back.
+pub fn export_sdfg_as_is(sdfg: Op<'_>, compress: bool) -> Result<Vec<u8>, Diagnosed> {
+    write_sdfg(sdfg, compress, false)
+}
+
+fn write_sdfg(sdfg: Op<'_>, compress: bool, expandable: bool) -> Result<Vec<u8>, Diagnosed> {
+    let value = Exporter { expandable }.sdfg(sdfg)?;
     let text = serde_json::to_vec(&value).map_err(|e| {
         sdfg.emit_error(format!("cannot serialise the SDFG: {e}"));
         Diagnosed
