@@ -99,6 +99,9 @@ pub struct Options {
     /// Lowers the BLAS library nodes (`MatMul`, `Gemm`, `Gemv`, `Dot`) to
     /// CBLAS calls, as DaCe's fast implementations do.
     pub blas: bool,
+    /// Lowers the BLAS library nodes and `Transpose` to linalg's named
+    /// ops, which the lowering then turns into loops.
+    pub linalg: bool,
     /// A pass pipeline (`builtin.module(sdfg-expand-library-nodes)`, as
     /// `sdfg-opt --pass-pipeline` takes it) run on the program before it is
     /// lowered, so that a pass can be checked by executing its result.
@@ -413,6 +416,9 @@ unsafe fn lower(
     }
     if options.blas {
         conversion_options.push("blas=true");
+    }
+    if options.linalg {
+        conversion_options.push("linalg=true");
     }
     if !conversion_options.is_empty() {
         pipeline = pipeline.replacen(

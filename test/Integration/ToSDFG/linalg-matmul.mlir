@@ -8,11 +8,12 @@
 // RUN: FileCheck %s < %t.actual
 // RUN: sdfg-opt %s --convert-to-sdfg 2>/dev/null | FileCheck %s --check-prefix=SDFG
 
-// linalg.fill and linalg.matmul on dynamic shapes: the linalg ops become parallel loops (maps) with the contraction inside.
+// linalg.fill and linalg.matmul on dynamic shapes: the fill is a map, the
+// matmul a Gemm library node that accumulates into C (beta 1).
 
 // SDFG-LABEL: sdfg.sdfg @mm_sdfg
 // SDFG: sdfg.map "{{.*}}" ["{{.*}}" = "0:arg2_d0", "{{.*}}" = "0:arg2_d1"]
-// SDFG: sdfg.nested
+// SDFG: sdfg.library "{{.*}}" "dace.libraries.blas.nodes.gemm.Gemm" ins("_a" = %{{.*}}["0:arg0_d0, 0:arg0_d1"] : {{.*}}, "_b" = %{{.*}}["0:arg1_d0, 0:arg1_d1"] : {{.*}}, "_cin" = %{{.*}}["0:arg2_d0, 0:arg2_d1"] : {{.*}}) outs("_c" : {{.*}}) properties {alpha = "1", beta = "1"}
 // CHECK: {{\[\[}}2.125,   2.3125,   0.4375,   1.3125,   0.125],
 // CHECK-NEXT: [-2.25,   3.0625,   0.8125,   -2.8125,   3.1875],
 // CHECK-NEXT: [1.625,   -3.0625,   1.875,   1.3125,   -0.625],

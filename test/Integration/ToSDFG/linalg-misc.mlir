@@ -8,8 +8,15 @@
 // RUN: FileCheck %s < %t.actual
 // RUN: sdfg-opt %s --convert-to-sdfg 2>/dev/null | FileCheck %s --check-prefix=SDFG
 
-// linalg.transpose, linalg.copy, linalg.matvec, linalg.dot and linalg.batch_matmul.
+// linalg.transpose, linalg.copy, linalg.matvec, linalg.dot and linalg.batch_matmul:
+// library nodes (Transpose, Gemv, Dot, Gemm in a map over the batch) and
+// an access-to-access copy; linalg.fill is a map.
 
+// SDFG-LABEL: sdfg.sdfg @misc_sdfg
+// SDFG-DAG: sdfg.library "{{.*}}" "dace.libraries.standard.nodes.transpose.Transpose"
+// SDFG-DAG: sdfg.library "{{.*}}" "dace.libraries.blas.nodes.gemv.Gemv"
+// SDFG-DAG: sdfg.library "{{.*}}" "dace.libraries.blas.nodes.dot.Dot"
+// SDFG-DAG: sdfg.library "{{.*}}" "dace.libraries.blas.nodes.gemm.Gemm"
 // SDFG-DAG: sdfg.map
 // CHECK: {{\[\[}}-0.25,   1.25,   0],
 // CHECK-NEXT: [1.5,   0.25,   -1],

@@ -25,6 +25,8 @@ const USAGE: &str = "usage: sdfg-run PROGRAM.{mlir,sdfg,sdfgz} [options]
                           bounds; an access outside stops the program with an error
   --blas                  MatMul, Gemm, Gemv and Dot nodes call CBLAS (libblas.so.3,
                           OpenBLAS where installed), as DaCe's fast implementations
+  --linalg                MatMul, Gemm, Gemv, Dot and Transpose nodes become linalg
+                          named ops, lowered by upstream's convert-linalg-to-loops
   -O                      optimise: run sdfg-auto-optimize before lowering (after
                           --pass-pipeline); BLAS nodes then call CBLAS
   --pass-pipeline=PIPELINE  run a pass pipeline on the program before lowering it
@@ -88,6 +90,7 @@ fn parse_args() -> Result<Args, String> {
             "--function" => args.options.function = Some(value("--function")?),
             "--check-bounds" => args.options.check_bounds = true,
             "--blas" => args.options.blas = true,
+            "--linalg" => args.options.linalg = true,
             "-O" => args.options.optimize = true,
             "--pass-pipeline" => args.options.pass_pipeline = Some(value("--pass-pipeline")?),
             flag if flag.starts_with("--pass-pipeline=") => {

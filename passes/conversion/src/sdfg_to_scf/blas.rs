@@ -43,7 +43,7 @@ use sdfg_symbolic::Expr;
 use super::lapack::{Staged, ROW_MAJOR};
 use super::library::{var, Library, Operand};
 use super::streams::runtime_call;
-use super::types::Elem;
+use super::types::{Data, Elem};
 use super::{Function, Result};
 
 /// `CblasNoTrans` and `CblasTrans` in `cblas.h`.
@@ -392,22 +392,8 @@ impl<'a> Function<'a, '_> {
         {
             return Ok(None);
         }
-        let linear = |point: Vec<Expr>| -> Expr {
-            let mut l = Expr::int(0);
-            for (d, p) in point.iter().enumerate() {
-                let stride = data.strides.get(d).cloned().unwrap_or_else(|| Expr::int(1));
-                let offset = data.offsets.get(d).cloned().unwrap_or_else(|| Expr::int(0));
-                l = Expr::add(&l, &Expr::mul(&Expr::add(p, &offset), &stride));
-            }
-            l
-        };
-        let zeros = vec![Expr::int(0); operand.rank()];
-        let first = linear(operand.point(&zeros));
-        let step_of = |k: usize| {
-            let mut at = zeros.clone();
-            at[k] = Expr::int(1);
-            Expr::sub(&linear(operand.point(&at)), &first)
-        };
+        let (first, steps) = operand.layout();
+        let step_of = |k: usize| steps[k].clone();
         let (ld, rows, cols) = if vector {
             // A constant positive step keeps the increment positive
             // whatever the (non-negative) strides are.
@@ -423,25 +409,7 @@ impl<'a> Function<'a, '_> {
             let ld = Expr::max(vec![step_of(0), cols.clone(), Expr::int(1)]);
             (ld, operand.size(0), cols)
         };
-        let env = lib.env.clone();
-        let start = self.emit_int(lib.node, &env, &first)?;
-        let start = match &data.base {
-            Some(b) => self.body.assign(format!("arith.addi {b}, {start} : index")),
-            None => start,
-        };
-        // The memref's own offset, where its layout has one.
-        let ty = data.memref_type();
-        let names: Vec<String> = (0..4).map(|_| self.body.fresh()).collect();
-        self.body.line(format!(
-            "{} = memref.extract_strided_metadata {} : {ty} -> memref<{}>, index, index, index",
-            names.join(", "),
-            data.memref,
-            data.elem.ty
-        ));
-        let offset = &names[1];
-        let element = self
-            .body
-            .assign(format!("arith.addi {offset}, {start} : index"));
+        let element = self.buffer_index(lib, data, &first)?;
         let element = self
             .body
             .assign(format!("arith.index_cast {element} : index to i64"));
@@ -458,6 +426,40 @@ impl<'a> Function<'a, '_> {
             cols,
             staged: None,
         }))
+    }
+
+    /// The position of the element at linear index `linear` of `data` in
+    /// the buffer under its memref: the memref's own offset (where its
+    /// layout has one), plus the data's base, plus `linear`.
+    pub(super) fn buffer_index(
+        &mut self,
+        lib: &Library<'a>,
+        data: &Data,
+        linear: &Expr,
+    ) -> Result<'a, String> {
+        let env = lib.env.clone();
+        let start = self.emit_int(lib.node, &env, linear)?;
+        let start = match &data.base {
+            Some(b) => self.body.assign(format!("arith.addi {b}, {start} : index")),
+            None => start,
+        };
+        let ty = data.memref_type();
+        // A rank-0 memref has no size and stride.
+        let (n, rest) = if data.scalar {
+            (2, "index")
+        } else {
+            (4, "index, index, index")
+        };
+        let names: Vec<String> = (0..n).map(|_| self.body.fresh()).collect();
+        self.body.line(format!(
+            "{} = memref.extract_strided_metadata {} : {ty} -> memref<{}>, {rest}",
+            names.join(", "),
+            data.memref,
+            data.elem.ty
+        ));
+        Ok(self
+            .body
+            .assign(format!("arith.addi {}, {start} : index", names[1])))
     }
 
     /// The buffer a product accumulates into: the output's current values

@@ -76,6 +76,37 @@ impl Operand {
         })
     }
 
+    /// Where the operand lies in its data's linear index space: the linear
+    /// index of its first element, and the distance between neighbours
+    /// along each logical dimension.
+    pub(super) fn layout(&self) -> (Expr, Vec<Expr>) {
+        let data = &self.data;
+        let linear = |point: Vec<Expr>| -> Expr {
+            let mut l = Expr::int(0);
+            for (d, p) in point.iter().enumerate() {
+                let stride = data.strides.get(d).cloned().unwrap_or_else(|| Expr::int(1));
+                let offset = data.offsets.get(d).cloned().unwrap_or_else(|| Expr::int(0));
+                l = Expr::add(&l, &Expr::mul(&Expr::add(p, &offset), &stride));
+            }
+            l
+        };
+        let zeros = vec![Expr::int(0); self.rank()];
+        let first = linear(self.point(&zeros));
+        let steps = (0..self.rank())
+            .map(|k| {
+                let mut at = zeros.clone();
+                at[k] = Expr::int(1);
+                Expr::sub(&linear(self.point(&at)), &first)
+            })
+            .collect();
+        (first, steps)
+    }
+
+    /// Whether `other` is the same part of the same data.
+    pub(super) fn same_subset(&self, other: &Operand) -> bool {
+        self.data.name == other.data.name && self.subset == other.subset
+    }
+
     /// The container point of logical index `index`.
     pub(super) fn point(&self, index: &[Expr]) -> Vec<Expr> {
         self.subset
@@ -167,6 +198,9 @@ impl<'a> Function<'a, '_> {
         // implementation is one of DaCe's CPU BLAS ones (as
         // `sdfg-auto-optimize` sets), and the node is on the host; the
         // loop nests otherwise.
+        if self.module.linalg && !self.module.in_kernel && self.lower_linalg(&mut lib, kind)? {
+            return Ok(());
+        }
         let fast = matches!(node.str_attr("implementation"), Some("OpenBLAS" | "MKL"));
         if (self.module.blas || fast)
             && !self.module.in_kernel

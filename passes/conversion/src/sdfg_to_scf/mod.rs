@@ -65,6 +65,7 @@ mod invoke;
 mod lapack;
 mod library;
 mod lifetimes;
+mod linalg;
 mod printf;
 mod references;
 mod streams;
@@ -101,7 +102,8 @@ pub static REGISTRATION: PassRegistration = PassRegistration {
 /// access with a `cf.assert` that the element lies inside its container
 /// (DaCe's generated code has no such checks; out-of-bounds memlets are
 /// undefined behaviour there); `blas=true` lowers the BLAS library nodes
-/// to CBLAS calls (`blas.rs`).
+/// to CBLAS calls (`blas.rs`); `linalg=true` lowers them (and `Transpose`)
+/// to linalg's named ops (`linalg.rs`).
 ///
 /// The same pass registered as `convert-sdfg-to-gpu`
 /// ([`crate::sdfg_to_gpu::REGISTRATION`]) lowers GPU schedules and storage
@@ -111,6 +113,8 @@ pub struct ConvertSdfgToScf {
     pub(crate) check_bounds: bool,
     /// Whether BLAS library nodes call CBLAS (`blas.rs`).
     pub(crate) blas: bool,
+    /// Whether BLAS library nodes become linalg named ops (`linalg.rs`).
+    pub(crate) linalg: bool,
     /// Whether `GPU_Device` maps become `gpu.launch` and `GPU_Global`
     /// containers device memory.
     pub(crate) gpu: bool,
@@ -124,6 +128,8 @@ impl RustPass for ConvertSdfgToScf {
                 Some(("check-bounds", "false" | "0")) => self.check_bounds = false,
                 Some(("blas", "true" | "1")) => self.blas = true,
                 Some(("blas", "false" | "0")) => self.blas = false,
+                Some(("linalg", "true" | "1")) => self.linalg = true,
+                Some(("linalg", "false" | "0")) => self.linalg = false,
                 _ => {
                     let pass = if self.gpu {
                         "convert-sdfg-to-gpu"
@@ -131,7 +137,7 @@ impl RustPass for ConvertSdfgToScf {
                         "convert-sdfg-to-scf"
                     };
                     return Err(format!(
-                        "{pass}: unknown option `{option}` (the options are check-bounds=true|false and blas=true|false)"
+                        "{pass}: unknown option `{option}` (the options are check-bounds=true|false, blas=true|false and linalg=true|false)"
                     ));
                 }
             }
@@ -231,6 +237,8 @@ struct Module<'a> {
     library_calls: BTreeSet<String>,
     /// Whether BLAS library nodes call CBLAS.
     blas: bool,
+    /// Whether BLAS library nodes become linalg named ops.
+    linalg: bool,
 }
 
 impl Module<'_> {
@@ -268,6 +276,7 @@ fn convert_module(module: Op<'_>, pass: ConvertSdfgToScf) -> std::result::Result
     let mut m = Module {
         check_bounds: pass.check_bounds,
         blas: pass.blas,
+        linalg: pass.linalg,
         gpu: pass.gpu,
         ..Module::default()
     };

@@ -22,6 +22,8 @@ use sdfg_symbolic::Expr;
 use super::values::{affine_results, fold, is_bool};
 use super::{fail, Result};
 
+pub(super) mod library;
+
 /// Which part of the body of a tasklet comes from which upstream value.
 #[derive(Default)]
 pub(super) struct Plan<'a> {
@@ -43,6 +45,9 @@ pub(super) struct Shared<'a> {
     pub plans: Vec<Plan<'a>>,
     /// The functions whose calls become nested SDFGs, by name.
     pub functions: HashMap<String, Op<'a>>,
+    /// The linalg ops kept whole (`library.rs`), by the call that stands
+    /// in their place while upstream lowers the other linalg ops.
+    pub kept: HashMap<Op<'a>, Op<'a>>,
     /// The functions being converted into nested SDFGs (recursion).
     calling: Vec<String>,
     next: usize,
@@ -760,6 +765,10 @@ impl<'a> Sdfg<'a> {
                 "memref.dealloc" => {}
                 "memref.subview" | "memref.cast" => self.alias(op)?,
                 "memref.copy" => self.copy(shared, &mut seq, &mut flow, &index, p, op)?,
+                "func.call" if shared.kept.contains_key(&op) => {
+                    let linalg = shared.kept[&op];
+                    self.library(shared, &mut seq, &mut flow, &index, p, linalg)?
+                }
                 "func.call" => self.call(shared, &mut seq, &mut flow, &index, p, op)?,
                 _ if op.results().len() == 1 && self.expr(op.results()[0]).is_some() => {}
                 _ if is_pure(op) => {
@@ -1337,13 +1346,7 @@ impl<'a> Sdfg<'a> {
         }
         let container = self.container(at, v)?;
         let shape = self.containers[&container].shape.clone();
-        Ok(Alias {
-            container,
-            offsets: vec![Expr::int(0); shape.len()],
-            strides: vec![Expr::int(1); shape.len()],
-            dims: (0..shape.len()).collect(),
-            sizes: shape,
-        })
+        Ok(Alias::whole(container, shape))
     }
 
     /// The container that the memref `v` is or is part of, following

@@ -49,7 +49,9 @@
 //! - index arithmetic (`arith`, `affine.apply`/`min`/`max`, `memref.dim`)
 //!   is symbolic wherever its meaning is exact (`values.rs`), so that
 //!   subscripts are memlet subsets and bounds are ranges;
-//! - `linalg` ops are lowered to `scf.parallel`/`scf.for` first (upstream's
+//! - linalg's products and 2-D transposes are DaCe library nodes, and
+//!   `linalg.copy` a copy (`builder/library.rs`); the other `linalg` ops are
+//!   lowered to `scf.parallel`/`scf.for` first (upstream's
 //!   `convert-linalg-to-parallel-loops`);
 //! - `scf.parallel`/`affine.parallel` are maps, `scf.reduce` a
 //!   write-conflict resolution; `scf.for`/`affine.for` are `sdfg.loop`s,
@@ -247,21 +249,41 @@ fn convert_module(module: Op<'_>, named: Option<&[String]>) -> std::result::Resu
     if targets.is_empty() {
         return Ok(());
     }
-    for func in shared_functions(&callable, &targets) {
-        if let Err(message) = linalg_to_loops(func) {
+    let functions = shared_functions(&callable, &targets);
+    let mut shared = Shared::default();
+    // SAFETY: the functions are live; what is set aside is put back below.
+    shared.kept = unsafe { set_aside(&functions) };
+    shared.functions = callable;
+    let converted = convert_functions(&mut shared, module, &functions, &targets);
+    // SAFETY: the stand-ins and the ops set aside are live.
+    unsafe { put_back(&shared.kept) };
+    let text = converted?;
+    // SAFETY: the module and its ops are live; the parsed module is
+    // destroyed once its ops are moved out.
+    unsafe { install(module, &targets, &shared.plans, &text) }
+}
+
+/// Lowers the linalg ops of `functions` to loops, then converts `targets`:
+/// the text of a module of their SDFGs and wrappers.
+fn convert_functions<'a>(
+    shared: &mut Shared<'a>,
+    module: Op<'a>,
+    functions: &[Op<'a>],
+    targets: &[Op<'a>],
+) -> std::result::Result<String, Diagnosed> {
+    for func in functions {
+        if let Err(message) = linalg_to_loops(*func) {
             func.emit_error(message);
             return Err(Diagnosed);
         }
     }
-    let mut shared = Shared::default();
-    shared.functions = callable;
     let mut taken: BTreeSet<String> = module
         .region_ops(0)
         .iter()
         .filter_map(|o| o.symbol_name().map(String::from))
         .collect();
     let mut text = String::from("module {\n");
-    for func in &targets {
+    for func in targets {
         let name = func.symbol_name().unwrap_or("f");
         let mut sdfg_name = format!("{name}_sdfg");
         let mut k = 0;
@@ -269,7 +291,7 @@ fn convert_module(module: Op<'_>, named: Option<&[String]>) -> std::result::Resu
             k += 1;
             sdfg_name = format!("{name}_sdfg{k}");
         }
-        match convert_function(&mut shared, *func, sdfg_name) {
+        match convert_function(shared, *func, sdfg_name) {
             Ok((sdfg, wrapper)) => {
                 text.push_str(&sdfg);
                 text.push_str(&wrapper);
@@ -281,9 +303,53 @@ fn convert_module(module: Op<'_>, named: Option<&[String]>) -> std::result::Resu
         }
     }
     text.push_str("}\n");
-    // SAFETY: the module and its ops are live; the parsed module is
-    // destroyed once its ops are moved out.
-    unsafe { install(module, &targets, &shared.plans, &text) }
+    Ok(text)
+}
+
+/// The callee of the calls that stand in for linalg ops kept whole.
+const STAND_IN: &str = "__sdfg_kept_linalg_op";
+
+/// Takes the linalg ops that become library nodes (`builder/library.rs`)
+/// out of `functions`, so that upstream's lowering of the other linalg
+/// ops to loops leaves them alone: a call of the same operands stands in
+/// for each. Returns the ops by stand-in.
+unsafe fn set_aside<'a>(functions: &[Op<'a>]) -> HashMap<Op<'a>, Op<'a>> {
+    let mut kept = HashMap::new();
+    for func in functions {
+        for op in func.descendants() {
+            if !builder::library::kept_whole(op) {
+                continue;
+            }
+            let ctx = op.context();
+            let mut state =
+                mlirOperationStateGet(string_ref("func.call"), mlirOperationGetLocation(op.raw()));
+            let operands: Vec<MlirValue> = op.operands().iter().map(|v| v.raw()).collect();
+            mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
+            let callee = mlirNamedAttributeGet(
+                mlirIdentifierGet(ctx, string_ref("callee")),
+                mlirFlatSymbolRefAttrGet(ctx, string_ref(STAND_IN)),
+            );
+            mlirOperationStateAddAttributes(&mut state, 1, &callee);
+            let call = mlirOperationCreate(&mut state);
+            mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op.raw()), op.raw(), call);
+            mlirOperationRemoveFromParent(op.raw());
+            let call = Op::from_raw(call).expect("a created op");
+            kept.insert(call, op);
+        }
+    }
+    kept
+}
+
+/// Puts the ops [`set_aside`] took back in place of their stand-ins.
+unsafe fn put_back(kept: &HashMap<Op<'_>, Op<'_>>) {
+    for (call, op) in kept {
+        mlirBlockInsertOwnedOperationBefore(
+            mlirOperationGetBlock(call.raw()),
+            call.raw(),
+            op.raw(),
+        );
+        mlirOperationDestroy(call.raw());
+    }
 }
 
 /// The functions the conversion reads: the targets and every function they
