@@ -9,6 +9,7 @@
 #include "sdfg/SDFGDialect.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/IntegerSet.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -133,6 +134,12 @@ int64_t sdfgStructBytes(MlirType type) {
   if (auto record = dyn_cast<StructType>(unwrap(type)))
     return record.getBytes();
   return -1;
+}
+
+MlirIntegerSet sdfgIntegerSetAttrGetValue(MlirAttribute attr) {
+  if (auto set = dyn_cast<IntegerSetAttr>(unwrap(attr)))
+    return wrap(set.getValue());
+  return MlirIntegerSet{nullptr};
 }
 
 MlirType sdfgContainerTypeGet(MlirContext ctx, int kind, MlirType element,

@@ -3,8 +3,8 @@
 #![allow(missing_docs)]
 
 use mlir_sys::{
-    MlirAttribute, MlirContext, MlirDialectHandle, MlirDialectRegistry, MlirModule, MlirOperation,
-    MlirStringRef, MlirType,
+    MlirAttribute, MlirContext, MlirDialectHandle, MlirDialectRegistry, MlirIntegerSet, MlirModule,
+    MlirOperation, MlirStringRef, MlirType,
 };
 use std::ffi::{c_char, c_int, c_void};
 
@@ -65,6 +65,7 @@ extern "C" {
     pub fn sdfgCallbackResults(ty: MlirType) -> MlirAttribute;
     pub fn sdfgStructLengths(ty: MlirType) -> MlirAttribute;
     pub fn sdfgStructBytes(ty: MlirType) -> i64;
+    pub fn sdfgIntegerSetAttrGetValue(attr: MlirAttribute) -> MlirIntegerSet;
     pub fn sdfgContainerTypeGet(
         ctx: MlirContext,
         kind: c_int,

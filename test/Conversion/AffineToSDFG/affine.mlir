@@ -74,3 +74,30 @@ func.func @truncated(%x: memref<8xf64>, %y: memref<8xf64>) {
   }
   return
 }
+
+// -----
+
+// affine.if is an sdfg.conditional whose condition is the integer set's
+// constraints on the symbolic operands; a result is a transient scalar
+// written in both branches.
+// CHECK-LABEL: sdfg.sdfg @clamp_sdfg
+// CHECK: sdfg.loop @{{.*}} var "i"
+// CHECK: sdfg.conditional @{{.*}} {
+// CHECK: sdfg.branch @{{.*}} if "(i - 2) >= 0 and (-i + 5) >= 0 and (Mod(i, 2)) == 0" {
+// CHECK: sdfg.access %[[R:r[0-9]*]] writes
+// CHECK: sdfg.branch @{{.*}} {
+// CHECK: sdfg.access %[[R]] writes
+#even_mid = affine_set<(d0) : (d0 - 2 >= 0, 5 - d0 >= 0, d0 mod 2 == 0)>
+func.func @clamp(%x: memref<8xf64>, %y: memref<8xf64>) {
+  %zero = arith.constant 0.0 : f64
+  affine.for %i = 0 to 8 {
+    %v = affine.if #even_mid(%i) -> f64 {
+      %a = affine.load %x[%i] : memref<8xf64>
+      affine.yield %a : f64
+    } else {
+      affine.yield %zero : f64
+    }
+    affine.store %v, %y[%i] : memref<8xf64>
+  }
+  return
+}

@@ -91,3 +91,18 @@ func.func @recursive(%x: memref<4xf64>) {
   func.call @recursive(%x) : (memref<4xf64>) -> ()
   return
 }
+
+// -----
+
+// An affine.if condition on a value loaded from memory.
+#positive = affine_set<()[s0] : (s0 - 1 >= 0)>
+func.func @data_condition(%n: memref<i64>, %y: memref<8xf64>) {
+  %m = memref.load %n[] : memref<i64>
+  // expected-error @+1 {{'arith.index_cast' op computes an index from data that later states need (a loop bound, or a subscript in another state), which is not converted yet}}
+  %k = arith.index_cast %m : i64 to index
+  %one = arith.constant 1.0 : f64
+  affine.if #positive()[%k] {
+    affine.store %one, %y[0] : memref<8xf64>
+  }
+  return
+}

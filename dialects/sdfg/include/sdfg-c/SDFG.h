@@ -11,6 +11,7 @@
 #define SDFG_C_SDFG_H
 
 #include "mlir-c/IR.h"
+#include "mlir-c/IntegerSet.h"
 #include "mlir-c/Pass.h"
 
 #ifdef __cplusplus
@@ -74,6 +75,9 @@ MlirAttribute sdfgCallbackResults(MlirType type);
 MlirAttribute sdfgStructLengths(MlirType type);
 /* A struct's size in bytes, or -1 for other types. */
 int64_t sdfgStructBytes(MlirType type);
+/* The integer set of an IntegerSetAttr (`affine.if`'s condition), or a
+ * null set for other attributes (MLIR 19's C API has no accessor). */
+MlirIntegerSet sdfgIntegerSetAttrGetValue(MlirAttribute attr);
 /* Builds a container type of the given kind; null attributes are omitted
  * parameters. Returns a null type when the parameters are invalid. */
 MlirType sdfgContainerTypeGet(MlirContext ctx, int kind, MlirType element,

@@ -734,14 +734,14 @@ impl<'a> Sdfg<'a> {
         for (p, op) in ops.iter().enumerate() {
             let op = *op;
             match op.name() {
-                "scf.for" | "affine.for" | "scf.if" | "scf.while" => {
+                "scf.for" | "affine.for" | "scf.if" | "affine.if" | "scf.while" => {
                     if op.is("scf.if") {
                         self.keep(shared, &mut flow, op, op.operands()[0])?;
                     }
                     self.carry(shared, &mut seq, &mut flow, &index, p, op)?;
                     self.close(shared, &mut seq, &mut flow, &index, p)?;
                     let block = match op.name() {
-                        "scf.if" => self.conditional(shared, op)?,
+                        "scf.if" | "affine.if" => self.conditional(shared, op)?,
                         "scf.while" => self.while_loop(shared, op)?,
                         _ => self.for_loop(shared, op)?,
                     };
@@ -1883,16 +1883,30 @@ impl<'a> Sdfg<'a> {
         ))
     }
 
-    /// `scf.if`: an `sdfg.conditional`; results live in transient scalars.
+    /// `scf.if` and `affine.if` (its integer set's constraints as the
+    /// condition): an `sdfg.conditional`; results live in transient scalars.
     fn conditional(&mut self, shared: &mut Shared<'a>, op: Op<'a>) -> Result<'a, (String, String)> {
-        let condition = op.operands()[0];
-        let cond = match self.expr(condition) {
-            Some(e) => e.to_string(),
-            None => match self.scalar(condition) {
-                Some(c) => c,
-                None => return fail(op, "internal error: its condition was not kept"),
-            },
-        };
+        let cond =
+            if op.is("affine.if") {
+                let operands: Vec<Option<Expr>> =
+                    op.operands().into_iter().map(|v| self.expr(v)).collect();
+                match super::values::integer_set_condition(op, &operands) {
+                    Some(c) => c,
+                    None => return fail(
+                        op,
+                        "has a condition on values computed from data, which is not converted yet",
+                    ),
+                }
+            } else {
+                let condition = op.operands()[0];
+                match self.expr(condition) {
+                    Some(e) => e.to_string(),
+                    None => match self.scalar(condition) {
+                        Some(c) => c,
+                        None => return fail(op, "internal error: its condition was not kept"),
+                    },
+                }
+            };
         let mut results = Vec::new();
         for r in op.results() {
             let name = self.scalar_for(shared, op, r, "r")?;

@@ -53,6 +53,44 @@ pub(super) fn affine_results(
     }
 }
 
+/// The condition of `affine.if` `op` over `operands` (dimensions first,
+/// then symbols): its integer set's constraints (`e >= 0`, `e == 0`)
+/// joined by `and`; `None` where an operand is not symbolic.
+pub(super) fn integer_set_condition(op: Op<'_>, operands: &[Option<Expr>]) -> Option<String> {
+    let attr = op.attr("condition")?;
+    // SAFETY: the attribute is live; the set is read only when it is one.
+    unsafe {
+        let set = sdfg_dialect::ffi::sdfgIntegerSetAttrGetValue(attr);
+        if set.ptr.is_null() {
+            return None;
+        }
+        let dims = mlirIntegerSetGetNumDims(set) as usize;
+        let syms = mlirIntegerSetGetNumSymbols(set) as usize;
+        if operands.len() < dims + syms {
+            return None;
+        }
+        let mut clauses = Vec::new();
+        for k in 0..mlirIntegerSetGetNumConstraints(set) {
+            let e = affine_expr(
+                mlirIntegerSetGetConstraint(set, k),
+                &operands[..dims],
+                &operands[dims..dims + syms],
+            )?;
+            let relation = if mlirIntegerSetIsConstraintEq(set, k) {
+                "=="
+            } else {
+                ">="
+            };
+            clauses.push(format!("({e}) {relation} 0"));
+        }
+        Some(if clauses.is_empty() {
+            "True".to_string()
+        } else {
+            clauses.join(" and ")
+        })
+    }
+}
+
 /// The number of operands (dimensions plus symbols) of the affine map
 /// attribute `name` of `op`.
 pub(super) fn affine_arity(op: Op<'_>, name: &str) -> Option<usize> {
