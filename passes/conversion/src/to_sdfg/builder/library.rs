@@ -145,6 +145,12 @@ struct Port<'p> {
     alias: &'p Alias,
 }
 
+impl<'p> Port<'p> {
+    fn new(connector: &'p str, alias: &'p Alias) -> Port<'p> {
+        Port { connector, alias }
+    }
+}
+
 impl<'a> Sdfg<'a> {
     /// The linalg op `op`, kept whole, at position `p`: a library node (or
     /// a copy), in a state of its own where it conflicts with the current
@@ -179,61 +185,47 @@ impl<'a> Sdfg<'a> {
         if self.conflicts(flow, index, p, &reads, &writes) {
             self.close(shared, seq, flow, index, p)?;
         }
-        let port = |connector, alias| Port { connector, alias };
-        let accumulate = "alpha = \"1\", beta = \"1\"";
-        match kind {
-            "matmul" => self.library_node(
-                shared,
-                flow,
+        let accumulate = "alpha = \"1\", beta = \"1\"".to_string();
+        // The class, the inputs (connector, operand), the output connector
+        // and the properties.
+        let (class, inputs, output, props): (&str, Vec<(&str, usize)>, &str, String) = match kind {
+            "matmul" => (
                 GEMM,
-                &[
-                    port("_a", &ports[0]),
-                    port("_b", &ports[1]),
-                    port("_cin", &out),
-                ],
-                port("_c", &out),
+                vec![("_a", 0), ("_b", 1), ("_cin", 2)],
+                "_c",
                 accumulate,
             ),
-            "matvec" => self.library_node(
-                shared,
-                flow,
+            "matvec" => (
                 GEMV,
-                &[
-                    port("_A", &ports[0]),
-                    port("_x", &ports[1]),
-                    port("_y", &out),
-                ],
-                port("_y", &out),
+                vec![("_A", 0), ("_x", 1), ("_y", 2)],
+                "_y",
                 accumulate,
             ),
-            "vecmat" => self.library_node(
-                shared,
-                flow,
+            "vecmat" => (
                 GEMV,
-                &[
-                    port("_A", &ports[1]),
-                    port("_x", &ports[0]),
-                    port("_y", &out),
-                ],
-                port("_y", &out),
-                &format!("{accumulate}, transA = \"true\""),
+                vec![("_A", 1), ("_x", 0), ("_y", 2)],
+                "_y",
+                format!("{accumulate}, transA = \"true\""),
             ),
             "transpose" => {
                 // DaCe's Transpose declares its element type.
                 let elem = &self.containers[&out.container].elem;
                 let dtype = Ty::parse(elem).map_or("float64", Ty::dace_name);
-                self.library_node(
-                    shared,
-                    flow,
+                (
                     TRANSPOSE,
-                    &[port("_inp", &ports[0])],
-                    port("_out", &out),
-                    &format!("dtype = \"\\22{dtype}\\22\""),
+                    vec![("_inp", 0)],
+                    "_out",
+                    format!("dtype = \"\\22{dtype}\\22\""),
                 )
             }
-            "dot" => self.dot(shared, seq, flow, index, p, &ports),
-            _ => fail(op, "internal error: not a library op"),
-        }
+            "dot" => return self.dot(shared, seq, flow, index, p, &ports),
+            _ => return fail(op, "internal error: not a library op"),
+        };
+        let ins: Vec<Port> = inputs
+            .iter()
+            .map(|(connector, k)| Port::new(connector, &ports[*k]))
+            .collect();
+        self.library_node(shared, flow, class, &ins, Port::new(output, &out), &props)
     }
 
     /// Writes a library node of class `class` into `flow`.
@@ -306,20 +298,8 @@ impl<'a> Sdfg<'a> {
             shared,
             flow,
             DOT,
-            &[
-                Port {
-                    connector: "_x",
-                    alias: &ports[0],
-                },
-                Port {
-                    connector: "_y",
-                    alias: &ports[1],
-                },
-            ],
-            Port {
-                connector: "_result",
-                alias: &whole,
-            },
+            &[Port::new("_x", &ports[0]), Port::new("_y", &ports[1])],
+            Port::new("_result", &whole),
             "",
         )?;
         let reads = BTreeSet::from([t.clone(), out.container.clone()]);
@@ -385,23 +365,11 @@ impl<'a> Sdfg<'a> {
             &mut map,
             GEMM,
             &[
-                Port {
-                    connector: "_a",
-                    alias: &slices[0],
-                },
-                Port {
-                    connector: "_b",
-                    alias: &slices[1],
-                },
-                Port {
-                    connector: "_cin",
-                    alias: &slices[2],
-                },
+                Port::new("_a", &slices[0]),
+                Port::new("_b", &slices[1]),
+                Port::new("_cin", &slices[2]),
             ],
-            Port {
-                connector: "_c",
-                alias: &slices[2],
-            },
+            Port::new("_c", &slices[2]),
             "alpha = \"1\", beta = \"1\"",
         )?;
         let range = format!("0:{}", ports[2].sizes[0]);
