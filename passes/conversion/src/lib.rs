@@ -19,7 +19,10 @@ use sdfg_dialect::driver::PipelineRegistration;
 /// `sdfg-lower-to-llvm`: validation, the conversion (and linalg ops left in
 /// functions that are not SDFGs to loops), clean-up (tasklet
 /// bodies inlined, scalar transients promoted to registers, invariant code
-/// hoisted), parallel loops to OpenMP, then every dialect to `llvm`.
+/// hoisted), parallel loops to OpenMP, then every dialect to `llvm`. The
+/// memref lowering runs again after arith's: `memref.generic_atomic_rmw`
+/// (a write-conflict resolution without an atomic instruction, such as a
+/// product) lowers only once its body is in the llvm dialect.
 pub static LOWER_TO_LLVM: PipelineRegistration = PipelineRegistration {
     argument: "sdfg-lower-to-llvm",
     summary: "Lower SDFGs to the llvm dialect: convert-sdfg-to-scf, inlining and clean-up, scf.parallel to OpenMP, then everything to llvm",
@@ -27,6 +30,6 @@ pub static LOWER_TO_LLVM: PipelineRegistration = PipelineRegistration {
                canonicalize,cse,loop-invariant-code-motion,convert-scf-to-openmp,\
                canonicalize,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
                convert-complex-to-standard,convert-complex-to-llvm,convert-vector-to-llvm,finalize-memref-to-llvm,convert-math-to-funcs{convert-ctlz=false},\
-               convert-math-to-llvm,convert-math-to-libm,arith-expand,convert-arith-to-llvm,convert-openmp-to-llvm,convert-cf-to-llvm,\
+               convert-math-to-llvm,convert-math-to-libm,arith-expand,convert-arith-to-llvm,finalize-memref-to-llvm,convert-openmp-to-llvm,convert-cf-to-llvm,\
                convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts",
 };

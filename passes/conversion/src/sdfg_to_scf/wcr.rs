@@ -115,14 +115,14 @@ impl Reduction {
     }
 
     /// The `memref.atomic_rmw` kind for this reduction on `elem`, if one
-    /// exists.
+    /// exists that `finalize-memref-to-llvm` lowers (LLVM's `atomicrmw`
+    /// has no multiplication: a product takes the generic compare-and-swap
+    /// loop).
     fn atomic_kind(self, elem: &Elem) -> Option<&'static str> {
         let float = elem.is_float();
         Some(match (self, float) {
             (Reduction::Sum, true) => "addf",
             (Reduction::Sum, false) => "addi",
-            (Reduction::Product, true) => "mulf",
-            (Reduction::Product, false) => "muli",
             (Reduction::Max, true) => "maximumf",
             (Reduction::Min, true) => "minimumf",
             (Reduction::Max, false) if elem.unsigned => "maxu",

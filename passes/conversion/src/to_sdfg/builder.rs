@@ -392,6 +392,39 @@ fn wcr_of(name: &str) -> Option<&'static str> {
     }
 }
 
+/// Where a reduction of a parallel loop starts.
+#[derive(Clone, Copy)]
+pub(super) enum Init<'a> {
+    /// `scf.parallel`'s initial value.
+    Value(Val<'a>),
+    /// `affine.parallel`'s: the identity of its combiner (an
+    /// `arith.constant` value).
+    Identity(&'static str),
+}
+
+/// The write-conflict resolution and identity (as `arith.constant` writes
+/// it, for element type `ty`) of an `affine.parallel` reduction kind, as
+/// upstream's `arith::getIdentityValue` defines them. Unsigned min/max
+/// and the NaN-ignoring `maxnumf`/`minnumf` have no counterpart here.
+fn affine_reduction(kind: &str, ty: &str) -> Option<(&'static str, &'static str)> {
+    let float = ty.starts_with('f');
+    Some(match (kind, ty) {
+        ("addf", _) if float => ("sum", "0.0"),
+        ("mulf", _) if float => ("product", "1.0"),
+        ("addi", _) if !float => ("sum", "0"),
+        ("muli", _) if !float => ("product", "1"),
+        ("maximumf", "f64") => ("max", "0xFFF0000000000000"),
+        ("minimumf", "f64") => ("min", "0x7FF0000000000000"),
+        ("maximumf", "f32") => ("max", "0xFF800000"),
+        ("minimumf", "f32") => ("min", "0x7F800000"),
+        ("maxs", "i64") => ("max", "-9223372036854775808"),
+        ("mins", "i64") => ("min", "9223372036854775807"),
+        ("maxs", "i32") => ("max", "-2147483648"),
+        ("mins", "i32") => ("min", "2147483647"),
+        _ => return None,
+    })
+}
+
 /// Whether an op computes a value from its operands only (no memory, no
 /// regions): it is cloned into tasklets.
 fn is_pure(op: Op<'_>) -> bool {
@@ -1979,13 +2012,38 @@ impl<'a> Sdfg<'a> {
             // The reduction's scalar starts at the initial value.
             let result = op.results()[k];
             let name = self.scalar_for(shared, op, result, "red")?;
-            let (init, out) = (*init, name.clone());
-            self.emit(shared, seq, flow, index, p, &|s, f| {
-                let mut slice = Slice::default();
-                s.gather(&mut slice, f, op, init)?;
-                slice.outputs.push((init, out.clone(), "0".into(), None));
-                Ok(slice)
-            })?;
+            match init {
+                Init::Value(init) => {
+                    let (init, out) = (*init, name.clone());
+                    self.emit(shared, seq, flow, index, p, &|s, f| {
+                        let mut slice = Slice::default();
+                        s.gather(&mut slice, f, op, init)?;
+                        slice.outputs.push((init, out.clone(), "0".into(), None));
+                        Ok(slice)
+                    })?;
+                }
+                Init::Identity(constant) => {
+                    let writes = BTreeSet::from([name.clone()]);
+                    if self.conflicts(flow, index, p, &BTreeSet::new(), &writes) {
+                        self.close(shared, seq, flow, index, p)?;
+                    }
+                    let elem = self.containers[&name].elem.clone();
+                    let label = format!("identity{}", shared.id());
+                    flow.lines.push(format!(
+                        "%{label} = sdfg.tasklet \"{label}\" outs(\"__out0\" : {elem}) {{\n  %c = arith.constant {constant} : {elem}\n  sdfg.yield %c : {elem}\n}}\n"
+                    ));
+                    self.write(
+                        shared,
+                        flow,
+                        &name,
+                        &format!("%{label}"),
+                        "0",
+                        &elem,
+                        false,
+                        None,
+                    );
+                }
+            }
             reduced.push((name, *wcr));
         }
         let body_ops = op.region_ops(0);
@@ -2007,7 +2065,7 @@ impl<'a> Sdfg<'a> {
         &mut self,
         shared: &mut Shared<'a>,
         op: Op<'a>,
-    ) -> Result<'a, (Vec<(String, String)>, Vec<(Val<'a>, &'static str)>)> {
+    ) -> Result<'a, (Vec<(String, String)>, Vec<(Init<'a>, &'static str)>)> {
         let operands = op.operands();
         let ivs = op.region_args(0);
         let n = ivs.len();
@@ -2037,7 +2095,7 @@ impl<'a> Sdfg<'a> {
                         "reduces with a combiner that is not a sum, product, min or max",
                     );
                 };
-                reductions.push((*init, wcr));
+                reductions.push((Init::Value(*init), wcr));
             }
         } else {
             let all: Vec<Option<Expr>> = operands.iter().map(|o| self.expr(*o)).collect();
@@ -2068,11 +2126,24 @@ impl<'a> Sdfg<'a> {
                     Some(Expr::int(steps[d])),
                 ));
             }
-            if !op.array_attr("reductions").is_empty() {
-                return fail(
-                    op,
-                    "has reductions, which are not converted yet for affine.parallel",
-                );
+            for (kind, result) in op.array_attr("reductions").into_iter().zip(op.results()) {
+                // `arith::AtomicRMWKind`, an integer attribute in MLIR 19.
+                const KINDS: [&str; 15] = [
+                    "addf", "addi", "assign", "maximumf", "maxs", "maxu", "minimumf", "mins",
+                    "minu", "mulf", "muli", "ori", "andi", "maxnumf", "minnumf",
+                ];
+                let kind = super::values::int_attr(kind)
+                    .and_then(|k| KINDS.get(usize::try_from(k).ok()?))
+                    .copied()
+                    .unwrap_or("unknown");
+                let ty = type_to_string(result.ty());
+                let Some((wcr, identity)) = affine_reduction(kind, &ty) else {
+                    return fail(
+                        op,
+                        format!("reduces with `{kind}` on {ty}; only sums, products, and signed or NaN-propagating min and max are converted"),
+                    );
+                };
+                reductions.push((Init::Identity(identity), wcr));
             }
         }
         let mut ranges = Vec::new();
@@ -2176,7 +2247,7 @@ impl<'a> Sdfg<'a> {
                     self.store_into(&mut slice, map, op)?;
                     self.write_statement(shared, map, slice)?;
                 }
-                "scf.reduce" => {
+                "scf.reduce" | "affine.yield" => {
                     let mut slice = Slice::default();
                     for (k, v) in op.operands().into_iter().enumerate() {
                         self.gather(&mut slice, map, op, v)?;
@@ -2344,7 +2415,7 @@ impl<'a> Sdfg<'a> {
         // through the map's exit with the write-conflict resolution.
         let mut results = Vec::new();
         let mut partials = Vec::new();
-        if terminator.is("scf.reduce") {
+        if terminator.is("scf.reduce") || terminator.is("affine.yield") {
             for (k, v) in terminator.operands().into_iter().enumerate() {
                 let c = shared.fresh("part");
                 let elem = self.containers[&reduced[k].0].elem.clone();
