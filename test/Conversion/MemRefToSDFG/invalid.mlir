@@ -34,16 +34,19 @@ func.func @blocks(%c: i1) {
 
 // -----
 
-func.func @data_bound(%x: memref<?xf64>, %n: memref<i64>) {
+// An index carried from one iteration to the next, computed from data.
+func.func @data_carried(%x: memref<?xf64>, %n: memref<8xi64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %l = memref.load %n[] : memref<i64>
-  // expected-error @+1 {{computes an index from data that later states need (a loop bound, or a subscript in another state), which is not converted yet}}
-  %m = arith.index_cast %l : i64 to index
-  scf.for %i = %c0 to %m step %c1 {
-    %v = memref.load %x[%i] : memref<?xf64>
-    memref.store %v, %x[%c0] : memref<?xf64>
+  %c8 = arith.constant 8 : index
+  // expected-error @+1 {{carries an index computed from data from one iteration or branch to what follows (a loop-carried index or an index result), which is not converted yet}}
+  %r = scf.for %i = %c0 to %c8 step %c1 iter_args(%k = %c0) -> index {
+    %l = memref.load %n[%k] : memref<8xi64>
+    %m = arith.index_cast %l : i64 to index
+    scf.yield %m : index
   }
+  %v = memref.load %x[%r] : memref<?xf64>
+  memref.store %v, %x[%c0] : memref<?xf64>
   return
 }
 
@@ -89,20 +92,5 @@ func.func @caller(%x: f64) {
 func.func @recursive(%x: memref<4xf64>) {
   // expected-error @+1 {{calls @recursive recursively, which an SDFG cannot express}}
   func.call @recursive(%x) : (memref<4xf64>) -> ()
-  return
-}
-
-// -----
-
-// An affine.if condition on a value loaded from memory.
-#positive = affine_set<()[s0] : (s0 - 1 >= 0)>
-func.func @data_condition(%n: memref<i64>, %y: memref<8xf64>) {
-  %m = memref.load %n[] : memref<i64>
-  // expected-error @+1 {{'arith.index_cast' op computes an index from data that later states need (a loop bound, or a subscript in another state), which is not converted yet}}
-  %k = arith.index_cast %m : i64 to index
-  %one = arith.constant 1.0 : f64
-  affine.if #positive()[%k] {
-    affine.store %one, %y[0] : memref<8xf64>
-  }
   return
 }

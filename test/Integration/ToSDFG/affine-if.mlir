@@ -10,15 +10,18 @@
 
 // affine.if, as Polygeist writes border cases: a three-point smoothing that
 // copies the borders (an integer set with two inequalities and an else
-// branch), a result yielded from both branches, and an equality constraint
-// on a symbol. Each is an sdfg.conditional on a symbolic condition.
+// branch), a result yielded from both branches, an equality constraint on
+// a symbol, and a bound read from memory (a symbol assigned from an index
+// scalar). Each is an sdfg.conditional on a symbolic condition.
 
 // SDFG-LABEL: sdfg.sdfg @smooth_sdfg
 // SDFG: sdfg.conditional
 // SDFG: sdfg.branch @{{.*}} if "(i - 1) >= 0 and (arg0_d0 - i - 2) >= 0"
 // SDFG-LABEL: sdfg.sdfg @edges_sdfg
 // SDFG: sdfg.branch @{{.*}} if "(-arg2 + i) == 0"
-// CHECK: [0.75,  1,  0.875,  10.5,  0.625,  0.5,  0.375,  0.25,  1]
+// SDFG-LABEL: sdfg.sdfg @gated_sdfg
+// SDFG: sdfg.branch @{{.*}} if "(-i + v_sym - 1) >= 0"
+// CHECK: [0.375,  0.5,  0.4375,  5.25,  0.625,  0.5,  0.375,  0.25,  1]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printF64(f64)
@@ -46,6 +49,7 @@ func.func @init1(%A: memref<?xf64>, %seed: index) {
 }
 #inner = affine_set<(d0)[s0] : (d0 - 1 >= 0, s0 - d0 - 2 >= 0)>
 #at = affine_set<(d0)[s0] : (d0 - s0 == 0)>
+#below = affine_set<(d0)[s0] : (s0 - d0 - 1 >= 0)>
 
 func.func @smooth(%x: memref<?xf64>, %y: memref<?xf64>) {
   %c0 = arith.constant 0 : index
@@ -83,7 +87,25 @@ func.func @edges(%x: memref<?xf64>, %y: memref<?xf64>, %k: index) {
   return
 }
 
+// The bound is read from memory: a symbol assigned from an index scalar.
+func.func @gated(%len: memref<1xi64>, %y: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %y, %c0 : memref<?xf64>
+  %l = affine.load %len[0] : memref<1xi64>
+  %k = arith.index_cast %l : i64 to index
+  %half = arith.constant 0.5 : f64
+  affine.for %i = 0 to %n {
+    affine.if #below(%i)[%k] {
+      %b = affine.load %y[%i] : memref<?xf64>
+      %c = arith.mulf %b, %half : f64
+      affine.store %c, %y[%i] : memref<?xf64>
+    }
+  }
+  return
+}
+
 func.func @main() {
+  %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
   %c9 = arith.constant 9 : index
@@ -92,6 +114,10 @@ func.func @main() {
   %y = memref.alloc(%c9) : memref<?xf64>
   call @smooth(%x, %y) : (memref<?xf64>, memref<?xf64>) -> ()
   call @edges(%x, %y, %c3) : (memref<?xf64>, memref<?xf64>, index) -> ()
+  %len = memref.alloc() : memref<1xi64>
+  %four = arith.constant 4 : i64
+  memref.store %four, %len[%c0] : memref<1xi64>
+  call @gated(%len, %y) : (memref<1xi64>, memref<?xf64>) -> ()
   %u = memref.cast %y : memref<?xf64> to memref<*xf64>
   call @printMemrefF64(%u) : (memref<*xf64>) -> ()
   return

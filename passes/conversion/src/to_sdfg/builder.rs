@@ -131,11 +131,24 @@ impl Container {
 #[derive(Default)]
 pub(super) struct Seq {
     blocks: Vec<(String, String)>,
+    /// Symbol assignments (symbol, expression) on the edge that leaves a
+    /// block, by block name.
+    assignments: HashMap<String, Vec<(String, String)>>,
 }
 
 impl Seq {
     fn push(&mut self, name: String, text: String) {
         self.blocks.push((name, text));
+    }
+
+    /// Assigns `assignments` on the edge that leaves the last block.
+    fn assign_after_last(&mut self, assignments: Vec<(String, String)>) {
+        if let Some((name, _)) = self.blocks.last() {
+            self.assignments
+                .entry(name.clone())
+                .or_default()
+                .extend(assignments);
+        }
     }
 
     /// Puts an empty state first unless the first block is a state: DaCe
@@ -156,17 +169,38 @@ impl Seq {
     /// Appends the blocks of `other`.
     fn extend(&mut self, other: Seq) {
         self.blocks.extend(other.blocks);
+        self.assignments.extend(other.assignments);
     }
 
     /// The blocks and the edges that chain them; a state if there is none
     /// (a region needs a start block).
     pub fn render(&self, shared: &mut Shared<'_>) -> String {
-        if self.blocks.is_empty() {
-            return format!("sdfg.state @empty{} {{\n}}\n", shared.id());
+        let mut blocks = self.blocks.clone();
+        // Assignments after the last block need an edge to a block.
+        if blocks.is_empty()
+            || blocks
+                .last()
+                .is_some_and(|(n, _)| self.assignments.contains_key(n))
+        {
+            let name = format!("empty{}", shared.id());
+            blocks.push((name.clone(), format!("sdfg.state @{name} {{\n}}\n")));
         }
-        let mut text: String = self.blocks.iter().map(|(_, t)| t.as_str()).collect();
-        for pair in self.blocks.windows(2) {
-            text.push_str(&format!("sdfg.edge @{} -> @{}\n", pair[0].0, pair[1].0));
+        let mut text: String = blocks.iter().map(|(_, t)| t.as_str()).collect();
+        for pair in blocks.windows(2) {
+            let assign = match self.assignments.get(&pair[0].0) {
+                Some(list) => {
+                    let items: Vec<String> = list
+                        .iter()
+                        .map(|(sym, value)| format!("\"{sym}\" = \"{value}\""))
+                        .collect();
+                    format!(" assign({})", items.join(", "))
+                }
+                None => String::new(),
+            };
+            text.push_str(&format!(
+                "sdfg.edge @{} -> @{}{assign}\n",
+                pair[0].0, pair[1].0
+            ));
         }
         text
     }
@@ -727,7 +761,7 @@ impl<'a> Sdfg<'a> {
         if elem == "index" {
             return fail(
                 at,
-                "computes an index from data that later states need (a loop bound, or a subscript in another state), which is not converted yet",
+                "carries an index computed from data from one iteration or branch to what follows (a loop-carried index or an index result), which is not converted yet",
             );
         }
         if zero(&elem).is_none() {
@@ -907,18 +941,43 @@ impl<'a> Sdfg<'a> {
                 continue;
             }
             let at = v.defining_op().expect("pending values are op results");
-            let name = self.scalar_for(shared, at, v, "v")?;
+            // An index computed from data (a loop bound, a subscript) goes
+            // through an index scalar into a symbol, assigned on the edge
+            // that leaves the state, as DaCe writes `n = A[i]` before a
+            // loop `for j in range(n)`.
+            let symbolic = type_to_string(v.ty()) == "index";
+            let name = if symbolic {
+                let name = shared.fresh("v");
+                self.transient(Container {
+                    name,
+                    elem: "index".into(),
+                    shape: Vec::new(),
+                })
+            } else {
+                self.scalar_for(shared, at, v, "v")?
+            };
             let mut slice = Slice::default();
             self.gather(&mut slice, flow, at, v)?;
             slice.outputs.push((v, name.clone(), "0".into(), None));
-            kept.push((v, name, slice));
+            kept.push((v, name, slice, symbolic));
         }
-        for (v, name, slice) in kept {
+        let mut assignments = Vec::new();
+        for (v, name, slice, symbolic) in kept {
             self.write_statement(shared, flow, slice)?;
-            self.scalars.insert(v, name);
+            if symbolic {
+                let symbol = shared.fresh(&format!("{name}_sym"));
+                self.locals.insert(symbol.clone());
+                self.bind_expr(v, Expr::symbol(&symbol));
+                assignments.push((symbol, name));
+            } else {
+                self.scalars.insert(v, name);
+            }
         }
         let done = std::mem::replace(flow, Flow::state());
         self.finish(shared, seq, done);
+        if !assignments.is_empty() {
+            seq.assign_after_last(assignments);
+        }
         Ok(())
     }
 
