@@ -109,7 +109,21 @@ fn converted_programs_run_in_dace() {
         // comparison's tolerance).
         let nondeterministic = verdict.contains("nondeterministic");
         if verdict != "ok" && !nondeterministic {
-            failures.push(format!("{case}: DaCe: {verdict}"));
+            // A DaCe run that crashed or never finished may have read
+            // outside an array on DaCe's random sizes (a CSR row pointer
+            // array shorter than the rows): sdfg-run's bounds checks on
+            // the same inputs tell.
+            let out_of_bounds = verdict.starts_with("dace:")
+                && dir.join("in").is_dir()
+                && matches!(
+                    run_case_with(mlir, &dir, None),
+                    Err(Outcome::Diagnostic(d) | Outcome::Crash(d)) if d.contains("out-of-bounds access")
+                );
+            if out_of_bounds {
+                assumptions.push(case.clone());
+            } else {
+                failures.push(format!("{case}: DaCe: {verdict}"));
+            }
             continue;
         }
         let outcome = match run_case_with(mlir, &dir, None) {

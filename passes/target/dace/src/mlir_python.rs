@@ -333,15 +333,17 @@ enum Assign {
     ThroughTemporaries,
 }
 
-/// A float as Python writes it.
+/// A float as Python writes it. Infinity is the literal `1e309`, as DaCe's
+/// own C++ unparser writes it: DaCe 1.0.2 turns `math.inf` into
+/// `dace::math::inf`, which its runtime does not define.
 fn python_float(value: f64) -> String {
     if value.is_nan() {
         "math.nan".into()
     } else if value.is_infinite() {
         if value > 0.0 {
-            "math.inf".into()
+            "1e309".into()
         } else {
-            "(-math.inf)".into()
+            "(-1e309)".into()
         }
     } else {
         format!("{value:?}")
