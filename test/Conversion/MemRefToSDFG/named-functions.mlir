@@ -27,3 +27,13 @@ func.func @named(%x: f64) {
 func.func @plain() {
   return
 }
+
+// -----
+
+// expected-error @+1 {{argument 0: memref type memref<?xf64, strided<[2]>> has a non-identity layout, which is not converted yet}}
+func.func @named(%x: memref<?xf64, strided<[2]>>) {
+  return
+}
+func.func @plain() {
+  return
+}

@@ -92,6 +92,9 @@ pub(super) struct Container {
     pub elem: String,
     /// The shape; empty for a scalar.
     pub shape: Vec<Expr>,
+    /// The strides, where they are not C order's (a part of a container
+    /// passed to a call).
+    pub strides: Option<Vec<Expr>>,
 }
 
 impl Container {
@@ -100,8 +103,19 @@ impl Container {
         if self.shape.is_empty() {
             return format!("!sdfg.scalar<{}>", self.elem);
         }
-        let dims: Vec<String> = self.shape.iter().map(|d| format!("\"{d}\"")).collect();
-        format!("!sdfg.array<{} [{}]>", self.elem, dims.join(", "))
+        let quoted = |list: &[Expr]| -> String {
+            let items: Vec<String> = list.iter().map(|d| format!("\"{d}\"")).collect();
+            items.join(", ")
+        };
+        match &self.strides {
+            Some(strides) => format!(
+                "!sdfg.array<{} [{}] strides [{}]>",
+                self.elem,
+                quoted(&self.shape),
+                quoted(strides)
+            ),
+            None => format!("!sdfg.array<{} [{}]>", self.elem, quoted(&self.shape)),
+        }
     }
 
     /// The subset of every element.
@@ -473,20 +487,38 @@ fn is_pure(op: Op<'_>) -> bool {
 pub(super) fn memref_shape(
     ty: MlirType,
 ) -> std::result::Result<(String, Vec<Option<i64>>), String> {
+    if has_layout(ty) {
+        return Err(format!(
+            "memref type {} has a non-identity layout, which is not converted yet",
+            type_to_string(ty)
+        ));
+    }
+    memref_shape_any_layout(ty)
+}
+
+/// Whether `ty` is a memref with a layout other than the identity.
+pub(super) fn has_layout(ty: MlirType) -> bool {
+    // SAFETY: the type is live; the layout is read only from a memref.
+    unsafe {
+        if !mlirTypeIsAMemRef(ty) {
+            return false;
+        }
+        let layout = mlirMemRefTypeGetLayout(ty);
+        !(mlirAttributeIsAAffineMap(layout)
+            && mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(layout)))
+    }
+}
+
+/// [`memref_shape`] of a memref of any layout (a callee's parameter that
+/// receives a part of a container: the strides come from the caller).
+fn memref_shape_any_layout(
+    ty: MlirType,
+) -> std::result::Result<(String, Vec<Option<i64>>), String> {
     // SAFETY: the type is live; shaped queries only on a memref.
     unsafe {
         if !mlirTypeIsAMemRef(ty) {
             return Err(format!(
                 "type {} is not a ranked memref",
-                type_to_string(ty)
-            ));
-        }
-        let layout = mlirMemRefTypeGetLayout(ty);
-        let identity = mlirAttributeIsAAffineMap(layout)
-            && mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(layout));
-        if !identity {
-            return Err(format!(
-                "memref type {} has a non-identity layout, which is not converted yet",
                 type_to_string(ty)
             ));
         }
@@ -523,6 +555,15 @@ fn zero(ty: &str) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// The strides of a C-order array of `shape`.
+fn c_order(shape: &[Expr]) -> Vec<Expr> {
+    let mut strides = vec![Expr::int(1); shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        strides[d] = Expr::mul(&strides[d + 1], &shape[d + 1]);
+    }
+    strides
 }
 
 /// The position of `op`'s ancestor among `index`'s ops.
@@ -775,6 +816,7 @@ impl<'a> Sdfg<'a> {
             name,
             elem,
             shape: Vec::new(),
+            strides: None,
         }))
     }
 
@@ -952,6 +994,7 @@ impl<'a> Sdfg<'a> {
                     name,
                     elem: "index".into(),
                     shape: Vec::new(),
+                    strides: None,
                 })
             } else {
                 self.scalar_for(shared, at, v, "v")?
@@ -1426,6 +1469,7 @@ impl<'a> Sdfg<'a> {
             name: name.clone(),
             elem,
             shape,
+            strides: None,
         });
         self.memrefs.insert(result, name);
         Ok(())
@@ -1606,6 +1650,8 @@ impl<'a> Sdfg<'a> {
         inner.prefix = format!("{label}_");
         // Inner container -> outer container, and symbol -> expression.
         let mut bound: Vec<(String, String)> = Vec::new();
+        // The part of the outer container each inner one is, where not all.
+        let mut subsets: HashMap<String, String> = HashMap::new();
         let mut mapping: Vec<(String, String)> = Vec::new();
         for (k, (param, operand)) in callee
             .region_args(0)
@@ -1623,16 +1669,45 @@ impl<'a> Sdfg<'a> {
                 )
             };
             if is_memref {
-                if self.aliases.contains_key(&operand) {
-                    return fail(
-                        op,
-                        format!("passes a subview to @{name}, which is not converted yet"),
-                    );
-                }
                 let outer = self.container(op, operand)?;
                 let (elem, dims) =
-                    memref_shape(param.ty()).map_err(|m| super::Failure::new(op, m))?;
-                let sizes = self.containers[&outer].shape.clone();
+                    memref_shape_any_layout(param.ty()).map_err(|m| super::Failure::new(op, m))?;
+                // A part of a container (a subview or cast) is the memlet's
+                // subset, seen through strides: the container's times the
+                // subview's, each a symbol of the callee where not constant.
+                let (sizes, subset, strides) = match self.aliases.get(&operand).cloned() {
+                    Some(alias) => {
+                        let c = &self.containers[&outer];
+                        let base = c.strides.clone().unwrap_or_else(|| c_order(&c.shape));
+                        let mut strides = Vec::new();
+                        for (k, d) in alias.dims.iter().enumerate() {
+                            let stride = Expr::mul(&base[*d], &alias.strides[*d]);
+                            if stride.as_int().is_some() {
+                                strides.push(stride);
+                            } else {
+                                let symbol = format!("{cname}_s{k}");
+                                inner.use_symbol(&symbol);
+                                mapping.push((symbol.clone(), stride.to_string()));
+                                strides.push(Expr::symbol(&symbol));
+                            }
+                        }
+                        (alias.sizes.clone(), alias.subset(), Some(strides))
+                    }
+                    None => {
+                        let c = &self.containers[&outer];
+                        (c.shape.clone(), c.full(), c.strides.clone())
+                    }
+                };
+                if dims.len() != sizes.len() {
+                    return fail(
+                        op,
+                        format!(
+                            "passes a memref of rank {} to @{name}, whose parameter has rank {}",
+                            sizes.len(),
+                            dims.len()
+                        ),
+                    );
+                }
                 let mut shape = Vec::new();
                 for (d, size) in dims.iter().enumerate() {
                     match size {
@@ -1651,8 +1726,10 @@ impl<'a> Sdfg<'a> {
                         name: cname.clone(),
                         elem,
                         shape,
+                        strides,
                     },
                 );
+                subsets.insert(cname.clone(), subset);
                 bound.push((cname, outer));
             } else if is_int {
                 let Some(e) = self.expr(operand) else {
@@ -1676,6 +1753,7 @@ impl<'a> Sdfg<'a> {
                         name: cname.clone(),
                         elem,
                         shape: Vec::new(),
+                        strides: None,
                     },
                 );
                 bound.push((cname, outer));
@@ -1702,6 +1780,7 @@ impl<'a> Sdfg<'a> {
                 name: inner_name.clone(),
                 elem: elem.clone(),
                 shape: vec![Expr::int(1)],
+                strides: None,
             });
             results.push((v, inner_name.clone()));
             let outer = shared.fresh("ret");
@@ -1709,6 +1788,7 @@ impl<'a> Sdfg<'a> {
                 name: outer.clone(),
                 elem,
                 shape: vec![Expr::int(1)],
+                strides: None,
             });
             self.scalars.insert(r, outer.clone());
             bound.push((inner_name, outer));
@@ -1749,12 +1829,15 @@ impl<'a> Sdfg<'a> {
             self.close(shared, seq, flow, index, p)?;
         }
         let mut ins = Vec::new();
+        let part = |connector: &String, c: &Container| {
+            subsets.get(connector).cloned().unwrap_or_else(|| c.full())
+        };
         for (connector, outer) in &reads {
             let source = self.read(shared, flow, outer);
             let c = self.containers[outer].clone();
             ins.push(format!(
                 "\"{connector}\" = {source}[\"{}\"] : {}",
-                c.full(),
+                part(connector, &c),
                 c.ty()
             ));
             self.read_set.insert(outer.clone());
@@ -1762,7 +1845,7 @@ impl<'a> Sdfg<'a> {
         }
         let outs: Vec<String> = writes
             .iter()
-            .map(|(connector, _)| format!("\"{connector}\" : {}", inner.containers[connector].ty()))
+            .map(|(connector, outer)| format!("\"{connector}\" : {}", self.containers[outer].ty()))
             .collect();
         let n = writes.len();
         let node = format!("n{}", shared.id());
@@ -1773,14 +1856,14 @@ impl<'a> Sdfg<'a> {
             outs.join(", "),
             clause("symbols", &symbols)
         ));
-        for (k, (_, outer)) in writes.iter().enumerate() {
+        for (k, (connector, outer)) in writes.iter().enumerate() {
             let c = self.containers[outer].clone();
             self.write(
                 shared,
                 flow,
                 outer,
                 &result_ref(&node, n, k),
-                &c.full(),
+                &part(connector, &c),
                 &c.ty(),
                 true,
                 None,
@@ -2482,6 +2565,7 @@ impl<'a> Sdfg<'a> {
                     name: c.clone(),
                     elem,
                     shape: Vec::new(),
+                    strides: None,
                 };
                 inner.args.push(c.clone());
                 inner.containers.insert(c.clone(), container.clone());

@@ -234,12 +234,22 @@ fn convert_module(module: Op<'_>, named: Option<&[String]>) -> std::result::Resu
         }
         None => {
             for f in &funcs {
+                let strided = f
+                    .region_args(0)
+                    .into_iter()
+                    .position(|a| builder::has_layout(a.ty()));
                 match callees(*f)
                     .into_iter()
                     .find(|(_, c)| !callable.contains_key(c))
                 {
                     Some((_, callee)) => f.emit_remark(format!(
                         "stays as it is: it calls @{callee}, which has no body here or calls a function that has none"
+                    )),
+                    // A function on parts of containers converts where it
+                    // is called, as a nested SDFG.
+                    None if strided.is_some() => f.emit_remark(format!(
+                        "stays as it is: argument {} is a memref with a layout an SDFG argument does not take; its calls convert as nested SDFGs",
+                        strided.unwrap_or_default()
                     )),
                     None => targets.push(*f),
                 }
@@ -467,6 +477,7 @@ fn convert_function<'a>(
                     name: cname,
                     elem,
                     shape,
+                    strides: None,
                 },
             );
             data.push((arg, ty));
@@ -491,6 +502,7 @@ fn convert_function<'a>(
                     name: cname,
                     elem: ty.clone(),
                     shape: Vec::new(),
+                    strides: None,
                 },
             );
             data.push((format!("%m{k}"), format!("memref<{ty}>")));
@@ -531,6 +543,7 @@ fn convert_function<'a>(
             name: cname.clone(),
             elem: ty.clone(),
             shape: vec![Expr::int(1)],
+            strides: None,
         });
         results.push((v, cname));
         wrapper.push(format!("  %ret{k} = memref.alloca() : memref<1x{ty}>\n"));

@@ -292,6 +292,7 @@ impl<'a> Sdfg<'a> {
             name,
             elem: elem.clone(),
             shape: vec![Expr::int(1)],
+            strides: None,
         });
         let whole = Alias::whole(t.clone(), vec![Expr::int(1)]);
         self.library_node(
