@@ -54,10 +54,11 @@ func.func @data_carried(%x: memref<?xf64>, %n: memref<8xi64>) {
 
 // -----
 
-func.func @memref_result() -> memref<4xf64> {
-  %a = memref.alloc() : memref<4xf64>
-  // expected-error @+1 {{returns a memref<4xf64>; only integer and float results are converted}}
-  return %a : memref<4xf64>
+// A returned memref must be an argument or an allocation of the body.
+func.func @memref_result(%x: memref<8xf64>) -> memref<4xf64, strided<[1], offset: 2>> {
+  %a = memref.subview %x[2] [4] [1] : memref<8xf64> to memref<4xf64, strided<[1], offset: 2>>
+  // expected-error @+1 {{returns a memref<4xf64, strided<[1], offset: 2>> that is neither an argument nor allocated in the function body, which is not converted yet}}
+  return %a : memref<4xf64, strided<[1], offset: 2>>
 }
 
 // -----

@@ -58,8 +58,15 @@ fn converted_programs_run_in_dace() {
     let mut failures = Vec::new();
     for program in &programs {
         let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("p");
+        // A tensor program is bufferized first, as its RUN lines do.
+        let source = std::fs::read_to_string(program).expect("readable");
+        let bufferize = source
+            .split_once("--one-shot-bufferize=\"")
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .map(|(options, _)| format!("--one-shot-bufferize={options}"));
         let output = Command::new(env!("CARGO_BIN_EXE_sdfg-opt"))
             .arg(program)
+            .args(bufferize)
             .arg("--convert-to-sdfg")
             .output()
             .expect("sdfg-opt runs");

@@ -1440,6 +1440,10 @@ impl<'a> Sdfg<'a> {
     /// `memref.alloc`/`memref.alloca`: a transient.
     fn alloc(&mut self, shared: &mut Shared<'a>, op: Op<'a>) -> Result<'a, ()> {
         let result = op.results()[0];
+        // A returned allocation is already an argument container.
+        if self.memrefs.contains_key(&result) {
+            return Ok(());
+        }
         let (elem, dims) = memref_shape(result.ty()).map_err(|m| super::Failure::new(op, m))?;
         let mut dynamic = op.operands().into_iter();
         let mut shape = Vec::new();

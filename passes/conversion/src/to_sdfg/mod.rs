@@ -45,7 +45,8 @@
 //!
 //! - memref arguments and allocations are containers; their dynamic
 //!   dimensions are symbols; integer and index arguments are symbols,
-//!   float arguments scalars; scalar results are `__return` containers;
+//!   float arguments scalars; scalar results are `__return` containers,
+//!   a returned allocation an argument container the wrapper allocates;
 //! - index arithmetic (`arith`, `affine.apply`/`min`/`max`, `memref.dim`)
 //!   is symbolic wherever its meaning is exact (`values.rs`), so that
 //!   subscripts are memlet subsets and bounds are ranges;
@@ -528,13 +529,23 @@ fn convert_function<'a>(
     for (k, v) in terminator.operands().into_iter().enumerate() {
         let ty = type_to_string(v.ty());
         // SAFETY: the type is live.
+        if unsafe { mlirTypeIsAMemRef(v.ty()) } {
+            let value = returned_memref(&mut sdfg, shared, func, *terminator, v, &bindings)?;
+            if let Some((arg, alloc)) = value.1 {
+                wrapper.push(alloc);
+                data.push((arg, ty.clone()));
+            }
+            loads.push((value.0, ty));
+            continue;
+        }
+        // SAFETY: the type is live.
         let scalar = unsafe {
             mlirTypeIsAFloat(v.ty()) || (mlirTypeIsAInteger(v.ty()) && !values::is_bool(v))
         };
         if !scalar {
             return fail(
                 *terminator,
-                format!("returns a {ty}; only integer and float results are converted"),
+                format!("returns a {ty}; only integer, float and memref results are converted"),
             );
         }
         let cname = shared.fresh(if k == 0 { "__return" } else { "__return_" });
@@ -602,6 +613,75 @@ fn convert_function<'a>(
         wrapper_loads.concat(),
     );
     Ok((text, wrapper_text))
+}
+
+/// A memref result `v` of `func`: an argument, returned as it is, or an
+/// allocation of the body (as one-shot bufferization returns a function's
+/// tensor results), which becomes an argument container of the SDFG that
+/// the wrapper allocates, passes and returns. Returns the wrapper's value
+/// and, for an allocation, the invoke operand and the wrapper's
+/// allocation line.
+#[allow(clippy::type_complexity)]
+fn returned_memref<'a>(
+    sdfg: &mut Sdfg<'a>,
+    shared: &mut Shared<'a>,
+    func: Op<'a>,
+    terminator: Op<'a>,
+    v: Val<'a>,
+    bindings: &HashMap<String, String>,
+) -> Result<'a, (String, Option<(String, String)>)> {
+    if let Some((owner, k)) = v.block_arg() {
+        if owner == func {
+            return Ok((format!("%arg{k}"), None));
+        }
+    }
+    let ty = type_to_string(v.ty());
+    let Some(alloc) = v
+        .defining_op()
+        .filter(|o| o.is("memref.alloc") && o.parent() == Some(func))
+    else {
+        return fail(
+            terminator,
+            format!("returns a {ty} that is neither an argument nor allocated in the function body, which is not converted yet"),
+        );
+    };
+    let (elem, dims) = memref_shape(v.ty()).map_err(|m| Failure::new(alloc, m))?;
+    let mut dynamic = alloc.operands().into_iter();
+    let mut shape = Vec::new();
+    let mut sizes = Vec::new();
+    for d in dims {
+        let Some(size) = d
+            .map(Expr::int)
+            .or_else(|| dynamic.next().and_then(|o| sdfg.expr(o)))
+        else {
+            return fail(alloc, "has a size computed from data, and the function returns it, which is not converted yet");
+        };
+        if d.is_none() {
+            // The wrapper has a value for each symbol it binds.
+            let value = size.as_symbol().and_then(|s| bindings.get(s)).cloned();
+            let Some(value) = value else {
+                return fail(
+                    alloc,
+                    format!("has size `{size}`, which is not an argument's size or an integer argument, and the function returns it, which is not converted yet"),
+                );
+            };
+            sizes.push(value);
+        }
+        shape.push(size);
+    }
+    let name = shared.fresh("__return_array");
+    sdfg.add_argument(
+        v,
+        Container {
+            name,
+            elem,
+            shape,
+            strides: None,
+        },
+    );
+    let value = format!("%rm{}", shared.id());
+    let line = format!("  {value} = memref.alloc({}) : {ty}\n", sizes.join(", "));
+    Ok((value.clone(), Some((value, line))))
 }
 
 /// Parses the SDFGs and wrappers of `text`, fills the tasklet bodies from

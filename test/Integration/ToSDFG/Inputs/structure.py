@@ -24,8 +24,11 @@ def functions(text, opener):
 
 for program in sorted(folder.glob("*.mlir")):
     source = program.read_text()
+    # A tensor program is bufferized first, as its RUN lines do.
+    bufferize = re.search(r'(--one-shot-bufferize="[^"]*")', source)
+    options = [bufferize.group(1).replace('"', "")] if bufferize else []
     converted = subprocess.run(
-        [sdfg_opt, str(program), "--convert-to-sdfg"], capture_output=True, text=True, check=True
+        [sdfg_opt, str(program), *options, "--convert-to-sdfg"], capture_output=True, text=True, check=True
     ).stdout
     sdfgs = functions(converted, "  sdfg.sdfg")
     bodies = functions(source, "func.func")
