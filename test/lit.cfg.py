@@ -45,7 +45,7 @@ config.substitutions.append(
     (
         "%upstream_lower",
         "--convert-linalg-to-loops --expand-strided-metadata --lower-affine --convert-scf-to-cf "
-        "--convert-math-to-llvm --convert-math-to-libm --convert-arith-to-llvm --finalize-memref-to-llvm "
+        "--convert-math-to-llvm --convert-math-to-libm --arith-expand --convert-arith-to-llvm --finalize-memref-to-llvm "
         "--convert-cf-to-llvm --convert-func-to-llvm --reconcile-unrealized-casts",
     )
 )

@@ -23,6 +23,7 @@ use super::values::{affine_results, fold, is_bool};
 use super::{fail, Result};
 
 pub(super) mod library;
+mod reshape;
 
 /// Which part of the body of a tasklet comes from which upstream value.
 #[derive(Default)]
@@ -355,11 +356,18 @@ pub(super) struct Alias {
     strides: Vec<Expr>,
     dims: Vec<usize>,
     sizes: Vec<Expr>,
+    /// For a reshaped view (`memref.expand_shape`/`collapse_shape`,
+    /// `reshape.rs`): the view it reshapes; the fields above are then
+    /// that view's, except `sizes`, which are this one's.
+    reshape: Option<Box<reshape::Reshape>>,
 }
 
 impl Alias {
     /// The subset of the container that the alias covers.
     fn subset(&self) -> String {
+        if let Some(r) = &self.reshape {
+            return r.source.subset();
+        }
         let ranges: Vec<String> = (0..self.offsets.len())
             .map(|d| match self.dims.iter().position(|k| *k == d) {
                 None => self.offsets[d].to_string(),
@@ -386,6 +394,9 @@ impl Alias {
 
     /// The container's subscripts of the alias's `indices`.
     fn subscripts(&self, indices: &[Expr]) -> Vec<Expr> {
+        if let Some(r) = &self.reshape {
+            return r.source.subscripts(&r.source_indices(indices));
+        }
         let mut out = self.offsets.clone();
         for (k, d) in self.dims.iter().enumerate() {
             if let Some(i) = indices.get(k) {
@@ -873,6 +884,7 @@ impl<'a> Sdfg<'a> {
                 "memref.alloc" | "memref.alloca" => self.alloc(shared, op)?,
                 "memref.dealloc" => {}
                 "memref.subview" | "memref.cast" => self.alias(op)?,
+                "memref.expand_shape" | "memref.collapse_shape" => self.reshape(op)?,
                 "memref.copy" => self.copy(shared, &mut seq, &mut flow, &index, p, op)?,
                 "func.call" if shared.kept.contains_key(&op) => {
                     let linalg = shared.kept[&op];
@@ -1496,7 +1508,7 @@ impl<'a> Sdfg<'a> {
             return Some(name);
         }
         let op = v.defining_op()?;
-        if op.is("memref.subview") || op.is("memref.cast") {
+        if reshape::is_view(op) {
             return self.root_name(op.operands()[0]);
         }
         None
@@ -1520,6 +1532,12 @@ impl<'a> Sdfg<'a> {
         if op.is("memref.cast") {
             self.aliases.insert(result, source);
             return Ok(());
+        }
+        if source.reshape.is_some() {
+            return fail(
+                op,
+                "takes a subview of a reshaped memref, which is not converted yet",
+            );
         }
         let mut lists = Vec::new();
         for (k, name) in ["static_offsets", "static_sizes", "static_strides"]
@@ -1606,6 +1624,12 @@ impl<'a> Sdfg<'a> {
             self.alias_of(op, operands[0])?,
             self.alias_of(op, operands[1])?,
         );
+        if from.reshape.is_some() || to.reshape.is_some() {
+            return fail(
+                op,
+                "copies to or from a reshaped memref, which is not converted yet",
+            );
+        }
         // Both sides have the same shape (memref.copy requires it): the
         // destination's sizes are written as the source's, so that the
         // volumes match symbolically.
@@ -1679,29 +1703,36 @@ impl<'a> Sdfg<'a> {
                 // A part of a container (a subview or cast) is the memlet's
                 // subset, seen through strides: the container's times the
                 // subview's, each a symbol of the callee where not constant.
-                let (sizes, subset, strides) = match self.aliases.get(&operand).cloned() {
-                    Some(alias) => {
-                        let c = &self.containers[&outer];
-                        let base = c.strides.clone().unwrap_or_else(|| c_order(&c.shape));
-                        let mut strides = Vec::new();
-                        for (k, d) in alias.dims.iter().enumerate() {
-                            let stride = Expr::mul(&base[*d], &alias.strides[*d]);
-                            if stride.as_int().is_some() {
-                                strides.push(stride);
-                            } else {
-                                let symbol = format!("{cname}_s{k}");
-                                inner.use_symbol(&symbol);
-                                mapping.push((symbol.clone(), stride.to_string()));
-                                strides.push(Expr::symbol(&symbol));
+                let (sizes, subset, strides) =
+                    match self.aliases.get(&operand).cloned() {
+                        Some(alias) if alias.reshape.is_some() => return fail(
+                            op,
+                            format!(
+                                "passes a reshaped memref to @{name}, which is not converted yet"
+                            ),
+                        ),
+                        Some(alias) => {
+                            let c = &self.containers[&outer];
+                            let base = c.strides.clone().unwrap_or_else(|| c_order(&c.shape));
+                            let mut strides = Vec::new();
+                            for (k, d) in alias.dims.iter().enumerate() {
+                                let stride = Expr::mul(&base[*d], &alias.strides[*d]);
+                                if stride.as_int().is_some() {
+                                    strides.push(stride);
+                                } else {
+                                    let symbol = format!("{cname}_s{k}");
+                                    inner.use_symbol(&symbol);
+                                    mapping.push((symbol.clone(), stride.to_string()));
+                                    strides.push(Expr::symbol(&symbol));
+                                }
                             }
+                            (alias.sizes.clone(), alias.subset(), Some(strides))
                         }
-                        (alias.sizes.clone(), alias.subset(), Some(strides))
-                    }
-                    None => {
-                        let c = &self.containers[&outer];
-                        (c.shape.clone(), c.full(), c.strides.clone())
-                    }
-                };
+                        None => {
+                            let c = &self.containers[&outer];
+                            (c.shape.clone(), c.full(), c.strides.clone())
+                        }
+                    };
                 if dims.len() != sizes.len() {
                     return fail(
                         op,
@@ -2330,7 +2361,10 @@ impl<'a> Sdfg<'a> {
                     stores.push((op, self.root_name(op.operands()[1])))
                 }
                 "memref.load" | "affine.load" => loads.push((op, self.root_name(op.operands()[0]))),
-                "memref.subview" | "memref.cast" => {}
+                "memref.subview"
+                | "memref.cast"
+                | "memref.expand_shape"
+                | "memref.collapse_shape" => {}
                 "scf.parallel" | "affine.parallel" => {
                     if !op.results().is_empty() {
                         return false;
@@ -2415,6 +2449,7 @@ impl<'a> Sdfg<'a> {
                     self.nest_map(shared, map, inner, &ranges)?;
                 }
                 "memref.subview" | "memref.cast" => self.alias(op)?,
+                "memref.expand_shape" | "memref.collapse_shape" => self.reshape(op)?,
                 _ => {}
             }
         }

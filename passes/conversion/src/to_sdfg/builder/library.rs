@@ -108,22 +108,27 @@ pub(in crate::to_sdfg) fn kept_whole(op: Op<'_>) -> bool {
         && operands.iter().all(|v| dense(*v))
 }
 
-/// The memref that `v` is a view of (through subviews and casts).
+/// The memref that `v` is a view of (through subviews, casts and
+/// reshapes).
 fn root(v: Val<'_>) -> Val<'_> {
     match v.defining_op() {
-        Some(op) if op.is("memref.subview") || op.is("memref.cast") => root(op.operands()[0]),
+        Some(op) if super::reshape::is_view(op) => root(op.operands()[0]),
         _ => v,
     }
 }
 
-/// Whether every subview on the way from `v` to its root has unit
-/// strides.
+/// Whether every view on the way from `v` to its root is a subview with
+/// unit strides or a cast.
 fn dense(v: Val<'_>) -> bool {
     let Some(op) = v.defining_op() else {
         return true;
     };
     if op.is("memref.cast") {
         return dense(op.operands()[0]);
+    }
+    // A reshaped operand has no strides a BLAS node could take.
+    if super::reshape::is_view(op) && !op.is("memref.subview") {
+        return false;
     }
     if !op.is("memref.subview") {
         return true;
@@ -387,6 +392,7 @@ impl Alias {
             strides: vec![Expr::int(1); shape.len()],
             dims: (0..shape.len()).collect(),
             sizes: shape,
+            reshape: None,
         }
     }
 
