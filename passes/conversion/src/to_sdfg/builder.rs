@@ -1703,36 +1703,37 @@ impl<'a> Sdfg<'a> {
                 // A part of a container (a subview or cast) is the memlet's
                 // subset, seen through strides: the container's times the
                 // subview's, each a symbol of the callee where not constant.
-                let (sizes, subset, strides) =
-                    match self.aliases.get(&operand).cloned() {
-                        Some(alias) if alias.reshape.is_some() => return fail(
+                let (sizes, subset, strides) = match self.aliases.get(&operand).cloned() {
+                    Some(alias) if alias.reshape.is_some() => {
+                        return fail(
                             op,
                             format!(
                                 "passes a reshaped memref to @{name}, which is not converted yet"
                             ),
-                        ),
-                        Some(alias) => {
-                            let c = &self.containers[&outer];
-                            let base = c.strides.clone().unwrap_or_else(|| c_order(&c.shape));
-                            let mut strides = Vec::new();
-                            for (k, d) in alias.dims.iter().enumerate() {
-                                let stride = Expr::mul(&base[*d], &alias.strides[*d]);
-                                if stride.as_int().is_some() {
-                                    strides.push(stride);
-                                } else {
-                                    let symbol = format!("{cname}_s{k}");
-                                    inner.use_symbol(&symbol);
-                                    mapping.push((symbol.clone(), stride.to_string()));
-                                    strides.push(Expr::symbol(&symbol));
-                                }
+                        )
+                    }
+                    Some(alias) => {
+                        let c = &self.containers[&outer];
+                        let base = c.strides.clone().unwrap_or_else(|| c_order(&c.shape));
+                        let mut strides = Vec::new();
+                        for (k, d) in alias.dims.iter().enumerate() {
+                            let stride = Expr::mul(&base[*d], &alias.strides[*d]);
+                            if stride.as_int().is_some() {
+                                strides.push(stride);
+                            } else {
+                                let symbol = format!("{cname}_s{k}");
+                                inner.use_symbol(&symbol);
+                                mapping.push((symbol.clone(), stride.to_string()));
+                                strides.push(Expr::symbol(&symbol));
                             }
-                            (alias.sizes.clone(), alias.subset(), Some(strides))
                         }
-                        None => {
-                            let c = &self.containers[&outer];
-                            (c.shape.clone(), c.full(), c.strides.clone())
-                        }
-                    };
+                        (alias.sizes.clone(), alias.subset(), Some(strides))
+                    }
+                    None => {
+                        let c = &self.containers[&outer];
+                        (c.shape.clone(), c.full(), c.strides.clone())
+                    }
+                };
                 if dims.len() != sizes.len() {
                     return fail(
                         op,
