@@ -1570,7 +1570,9 @@ impl Translator<'_> {
                     let n = i64::try_from(-n).map_err(|_| "integer literal out of range")?;
                     return Ok(V::literal(n));
                 }
-                (ast::UnaryOp::USub, ast::Constant::Float(x)) => {
+                // `-1e309` stays a negation of infinity, as `-math.inf`
+                // is (the export writes infinity as `1e309`).
+                (ast::UnaryOp::USub, ast::Constant::Float(x)) if x.is_finite() => {
                     return Ok(V::Const(Num::Float(-x), Some(Ty::Float(64))))
                 }
                 _ => {}
