@@ -69,3 +69,43 @@ func.func @nested_views(%A: memref<8x16xf64>, %y: memref<2xf64>) {
   }
   return
 }
+
+// -----
+
+// An argument with a strided layout is a container with its strides
+// (symbols where dynamic, bound from extract_strided_metadata in the
+// wrapper); the invoke passes the memref as it is.
+// CHECK-LABEL: sdfg.sdfg @strided_sdfg(%arg0: !sdfg.array<f64 ["4", "arg0_d1"] strides ["arg0_s0", "1"]> as "arg0")
+// CHECK: "__in0" = %{{.*}}["2, 3"]
+// CHECK-LABEL: func.func @strided(%arg0: memref<4x?xf64, strided<[?, 1], offset: ?>>)
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[T:.*]]:2 = memref.extract_strided_metadata %arg0
+// CHECK: sdfg.invoke @strided_sdfg(%arg0 : memref<4x?xf64, strided<[?, 1], offset: ?>>) symbols ["arg0_d1", "arg0_s0"](%{{.*}}, %[[T]]#0)
+func.func @strided(%A: memref<4x?xf64, strided<[?, 1], offset: ?>>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %v = memref.load %A[%c2, %c3] : memref<4x?xf64, strided<[?, 1], offset: ?>>
+  memref.store %v, %A[%c0, %c0] : memref<4x?xf64, strided<[?, 1], offset: ?>>
+  return
+}
+
+// -----
+
+// A reinterpretation reads its source's buffer at offset + i * s0 + j * s1,
+// unravelled in C order over the container (element (i, 0) is the
+// container's ((4*i + 5) // 4, (4*i + 5) % 4), which simplifies);
+// extract_strided_metadata gives expressions of the view (the loop bound).
+// CHECK-LABEL: sdfg.sdfg @reinterpreted_sdfg
+// CHECK: sdfg.loop @{{.*}} var "i" init "0" cond "i < 3" update "i + 1"
+// CHECK: "__in0" = %{{.*}}["i + 1, 1"]
+func.func @reinterpreted(%A: memref<4x4xf64>, %B: memref<3x1xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = memref.reinterpret_cast %A to offset: [5], sizes: [3, 2], strides: [4, 1] : memref<4x4xf64> to memref<3x2xf64, strided<[4, 1], offset: 5>>
+  %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %r : memref<3x2xf64, strided<[4, 1], offset: 5>> -> memref<f64>, index, index, index, index, index
+  scf.for %i = %c0 to %sizes#0 step %c1 {
+    %v = memref.load %r[%i, %c0] : memref<3x2xf64, strided<[4, 1], offset: 5>>
+    memref.store %v, %B[%i, %c0] : memref<3x1xf64>
+  }
+  return
+}

@@ -30,8 +30,8 @@ func.func @plain() {
 
 // -----
 
-// expected-error @+1 {{argument 0: memref type memref<?xf64, strided<[2]>> has a non-identity layout, which is not converted yet}}
-func.func @named(%x: memref<?xf64, strided<[2]>>) {
+// expected-error @+1 {{argument 0 (memref<8xf64, affine_map<(d0) -> (d0 floordiv 2)>>): its layout is not strided, which is not converted}}
+func.func @named(%x: memref<8xf64, affine_map<(i) -> (i floordiv 2)>>) {
   return
 }
 func.func @plain() {

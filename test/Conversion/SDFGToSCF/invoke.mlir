@@ -35,3 +35,25 @@ func.func @static(%A: memref<2x3xf32>) {
   return
 }
 
+
+// -----
+
+// A strided memref is passed from its first element: the buffer from the
+// base at its offset, whose descriptor takes the offset into its aligned
+// pointer (a memref<?xT> has offset 0).
+// CHECK-LABEL: func.func private @__invoke_column
+// CHECK-SAME: (%[[A:.*]]: memref<?xf64, strided<[?], offset: ?>>, %{{.*}}: index, %{{.*}}: index)
+// CHECK: %[[B:.*]], %[[O:.*]], %[[Z:.*]], %[[T:.*]] = memref.extract_strided_metadata %[[A]]
+// CHECK: %[[V:.*]] = memref.reinterpret_cast %[[B]] to offset: [%[[O]]], sizes: [%{{.*}}], strides: [1] : memref<f64> to memref<?xf64, strided<[1], offset: ?>>
+// CHECK: %[[D:.*]] = builtin.unrealized_conversion_cast %[[V]]
+// CHECK: %[[P:.*]] = llvm.getelementptr
+// CHECK: %[[F:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> to memref<?xf64>
+// CHECK: call @column(%[[F]], %{{.*}}, %{{.*}}) : (memref<?xf64>, index, index) -> ()
+sdfg.sdfg @column(%x: !sdfg.array<f64 ["N"] strides ["S"]> as "x") symbols {N = i64, S = i64} {
+  sdfg.state @s {
+  }
+}
+func.func @strided(%x: memref<?xf64, strided<[?], offset: ?>>, %n: index, %s: index) {
+  sdfg.invoke @column(%x : memref<?xf64, strided<[?], offset: ?>>) symbols ["N", "S"](%n, %s)
+  return
+}

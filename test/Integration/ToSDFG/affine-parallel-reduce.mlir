@@ -11,7 +11,8 @@
 // affine.parallel reductions: the result starts at the combiner's identity
 // (written by a tasklet) and the yielded values reach it through the map's
 // exit with the write-conflict resolution. A sum and a maximum over one
-// loop, a 2-D integer product, and a sum whose body needs a nested SDFG.
+// loop, a 2-D integer product, a sum whose body needs a nested SDFG, and
+// bitwise reductions over bounds with min/max groups.
 
 // SDFG-LABEL: sdfg.sdfg @stats_sdfg
 // SDFG: arith.constant 0.000000e+00 : f64
@@ -21,10 +22,17 @@
 // SDFG-LABEL: sdfg.sdfg @iprod_sdfg
 // SDFG: arith.constant 1 : i32
 // SDFG: wcr product
+// SDFG-LABEL: sdfg.sdfg @bits_sdfg
+// SDFG: sdfg.map "{{.*}}" ["i" = "Max(0, arg0_d0 - 6):Min(7, arg0_d0)"]
+// SDFG: sdfg.exit({{.*}}["0", wcr bitwise_or] : i64, {{.*}}["0", wcr bitwise_and] : i64)
+// SDFG: wcr bitwise_xor
 // CHECK: 6.5625
 // CHECK-NEXT: 1.5
 // CHECK-NEXT: 144
 // CHECK-NEXT: 3.75
+// CHECK-NEXT: 126
+// CHECK-NEXT: 0
+// CHECK-NEXT: -5
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 func.func private @printF64(f64)
@@ -88,6 +96,36 @@ func.func @rowmax(%x: memref<?xf64>) -> f64 {
   return %m : f64
 }
 
+// Bitwise reductions over bound groups (the lower bound the max of its
+// group, the upper the min of its), and a bitwise xor through scf.reduce.
+func.func @bits(%x: memref<?xf64>) -> (i64, i64, i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %o, %a = affine.parallel (%i) = (max(0, symbol(%n) - 6)) to (min(symbol(%n), 7)) reduce ("ori", "andi") -> (i64, i64) {
+    %v = affine.load %x[%i] : memref<?xf64>
+    %eight = arith.constant 8.0 : f64
+    %w = arith.mulf %v, %eight : f64
+    %t = arith.fptosi %w : f64 to i64
+    %base = arith.constant 64 : i64
+    %u = arith.addi %t, %base : i64
+    affine.yield %u, %u : i64, i64
+  }
+  %z = arith.constant 0 : i64
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%z) -> i64 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %four = arith.constant 4.0 : f64
+    %w = arith.mulf %v, %four : f64
+    %t = arith.fptosi %w : f64 to i64
+    scf.reduce(%t : i64) {
+    ^bb0(%p: i64, %q: i64):
+      %e = arith.xori %p, %q : i64
+      scf.reduce.return %e : i64
+    }
+  }
+  return %o, %a, %r : i64, i64, i64
+}
+
 func.func @main() {
   %c1 = arith.constant 1 : index
   %c9 = arith.constant 9 : index
@@ -104,6 +142,13 @@ func.func @main() {
   call @printNewline() : () -> ()
   %r = call @rowmax(%x) : (memref<?xf64>) -> f64
   call @printF64(%r) : (f64) -> ()
+  call @printNewline() : () -> ()
+  %bo, %ba, %bx = call @bits(%x) : (memref<?xf64>) -> (i64, i64, i64)
+  call @printI64(%bo) : (i64) -> ()
+  call @printNewline() : () -> ()
+  call @printI64(%ba) : (i64) -> ()
+  call @printNewline() : () -> ()
+  call @printI64(%bx) : (i64) -> ()
   call @printNewline() : () -> ()
   return
 }

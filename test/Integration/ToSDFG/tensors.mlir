@@ -5,6 +5,8 @@
 // RUN: diff %t.expected %t.raised
 // RUN: sdfg-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --convert-to-sdfg --convert-sdfg-to-scf 2>/dev/null | mlir-opt %upstream_lower | %mlir_run | grep -v base@ > %t.upstream
 // RUN: diff %t.expected %t.upstream
+// RUN: sdfg-opt %s --one-shot-bufferize="bufferize-function-boundaries" --convert-to-sdfg --sdfg-lower-to-llvm 2>/dev/null | %mlir_run | grep -v base@ > %t.dynamic
+// RUN: diff %t.expected %t.dynamic
 // RUN: FileCheck %s < %t.actual
 // RUN: sdfg-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --convert-to-sdfg 2>/dev/null | FileCheck %s --check-prefix=SDFG
 
@@ -12,7 +14,9 @@
 // converted: functions return memrefs. A result written in place is the
 // argument returned; a result allocated in the body (tensor.empty) becomes
 // an argument container of the SDFG that the wrapper allocates (with the
-// sizes it binds) and returns.
+// sizes it binds) and returns. Bufferized with its default, fully dynamic
+// layouts at function boundaries, the program converts too
+// (strided-arguments.mlir).
 
 // SDFG-LABEL: sdfg.sdfg @scaled_sdfg
 // SDFG-SAME: %{{.*}}: !sdfg.array<f64 ["arg0_d0"]> as "__return_array"

@@ -805,7 +805,9 @@ def SDFG_InvokeOp : SDFG_Op<"invoke",
     Runs the `sdfg.sdfg` named `callee` (a sibling of the enclosing
     function) on memrefs: `data` are the SDFG's arguments in order, each a
     memref of the container's element type and rank (a rank-0 memref for a
-    scalar) with the identity layout; `symbols` binds each free symbol of
+    scalar), with the identity layout or, for a container with strides,
+    a strided layout whose strides are the container's (the container is
+    the memref from its first element); `symbols` binds each free symbol of
     the SDFG, by name, to an `index` value. This is how a function that
     `convert-to-sdfg` turned into an SDFG keeps its signature: its body
     becomes the computation of the symbols and one `sdfg.invoke`.

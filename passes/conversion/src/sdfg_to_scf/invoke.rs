@@ -2,11 +2,13 @@
 //!
 //! The lowered SDFG takes its arrays as flat `memref<?xT>` and its scalars
 //! as `memref<T>`, then one value per free symbol (the C interface of
-//! `abi`). An invoke passes memrefs of any rank with the identity layout
-//! and binds symbols by name, so each invoke becomes a call of a private
-//! adapter that flattens its memrefs (`memref.collapse_shape`, then
-//! `memref.cast` to a dynamic size) and passes the symbols in the
-//! interface's order. The adapter is inlined later.
+//! `abi`). An invoke passes memrefs of any rank and binds symbols by name,
+//! so each invoke becomes a call of a private adapter that flattens its
+//! memrefs (`memref.collapse_shape`, then `memref.cast` to a dynamic size)
+//! and passes the symbols in the interface's order. A memref with a
+//! strided layout is passed from its first element, as the container with
+//! its strides indexes it ([`from_first_element`]). The adapter is inlined
+//! later.
 //!
 //! ```mlir
 //! sdfg.invoke @f_sdfg(%A : memref<4x?xf64>) symbols ["arg0_d1"](%n)
@@ -158,15 +160,13 @@ fn flatten(
             static_size,
         )
     };
-    if !identity {
-        return Err(format!(
-            "{ty} has a non-identity layout; the SDFG takes {want}"
-        ));
-    }
     if want != format!("memref<?x{elem}>") || rank == 0 {
         return Err(format!(
             "{ty} does not match the container, which the SDFG takes as {want}"
         ));
+    }
+    if !identity {
+        return from_first_element(body, i, t, ty, &elem, rank);
     }
     let mut current = format!("%a{i}");
     if rank > 1 {
@@ -191,6 +191,81 @@ fn flatten(
             "  %f{i} = memref.cast {current} : {ty} to {want}\n"
         ));
     }
+    Ok(format!("%f{i}"))
+}
+
+/// The LLVM type of memref element type `elem`, for pointer arithmetic.
+fn llvm_element(elem: &str) -> Option<String> {
+    let float = |t: &str| matches!(t, "f16" | "bf16" | "f32" | "f64");
+    let int = |t: &str| {
+        t.strip_prefix('i')
+            .is_some_and(|w| w.parse::<u32>().is_ok())
+    };
+    match elem {
+        "index" => Some("i64".into()),
+        t if float(t) || int(t) => Some(t.into()),
+        t => {
+            let inner = t.strip_prefix("complex<")?.strip_suffix('>')?;
+            float(inner).then(|| format!("!llvm.struct<({inner}, {inner})>"))
+        }
+    }
+}
+
+/// Writes into `body` what passes a memref of a strided layout (`ty`,
+/// rank `rank`) as the flat `memref<?xT>` that starts at its first
+/// element, so that the SDFG, whose container has the memref's strides,
+/// indexes it from there: the buffer from the first element to the last
+/// (`memref.reinterpret_cast` of the base at the memref's offset), whose
+/// descriptor then takes the offset into its aligned pointer, since a
+/// `memref<?xT>` has offset 0 (upstream has no op for that: the
+/// descriptor is rewritten in the `llvm` dialect between two
+/// `unrealized_conversion_cast`s, which the lowering to LLVM folds away).
+fn from_first_element(
+    body: &mut String,
+    i: usize,
+    t: MlirType,
+    ty: &str,
+    elem: &str,
+    rank: i64,
+) -> std::result::Result<String, String> {
+    let mut strides = vec![0i64; rank as usize];
+    let mut offset = 0i64;
+    // SAFETY: the type is a ranked memref of rank `rank`.
+    let strided =
+        unsafe { mlirMemRefTypeGetStridesAndOffset(t, strides.as_mut_ptr(), &mut offset).value };
+    if strided == 0 {
+        return Err(format!("{ty} has a layout that is not strided"));
+    }
+    let Some(llvm) = llvm_element(elem) else {
+        return Err(format!("{ty} has elements the lowering cannot address"));
+    };
+    let indices = ", index".repeat(1 + 2 * rank as usize);
+    body.push_str(&format!(
+        "  %m{i}, %o{i}, %z{i}:{rank}, %t{i}:{rank} = memref.extract_strided_metadata %a{i} : {ty} -> memref<{elem}>{indices}\n  %u{i} = arith.constant 1 : index\n  %w{i} = arith.constant 0 : index\n"
+    ));
+    // The elements from the first to the last: 1 + sum((z - 1) * t).
+    let mut span = format!("%u{i}");
+    for d in 0..rank {
+        body.push_str(&format!(
+            "  %l{i}_{d} = arith.subi %z{i}#{d}, %u{i} : index\n  %p{i}_{d} = arith.muli %l{i}_{d}, %t{i}#{d} : index\n  %s{i}_{d} = arith.addi {span}, %p{i}_{d} : index\n"
+        ));
+        span = format!("%s{i}_{d}");
+    }
+    let view = format!("memref<?x{elem}, strided<[1], offset: ?>>");
+    let descriptor = "!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>";
+    body.push_str(&format!(
+        "  %n{i} = arith.maxsi {span}, %w{i} : index
+  %v{i} = memref.reinterpret_cast %m{i} to offset: [%o{i}], sizes: [%n{i}], strides: [1] : memref<{elem}> to {view}
+  %d{i} = builtin.unrealized_conversion_cast %v{i} : {view} to {descriptor}
+  %q{i} = llvm.extractvalue %d{i}[1] : {descriptor}
+  %r{i} = llvm.extractvalue %d{i}[2] : {descriptor}
+  %g{i} = llvm.getelementptr %q{i}[%r{i}] : (!llvm.ptr, i64) -> !llvm.ptr, {llvm}
+  %k{i} = llvm.mlir.constant(0 : i64) : i64
+  %e{i} = llvm.insertvalue %g{i}, %d{i}[1] : {descriptor}
+  %h{i} = llvm.insertvalue %k{i}, %e{i}[2] : {descriptor}
+  %f{i} = builtin.unrealized_conversion_cast %h{i} : {descriptor} to memref<?x{elem}>
+"
+    ));
     Ok(format!("%f{i}"))
 }
 

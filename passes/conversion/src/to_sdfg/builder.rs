@@ -94,7 +94,7 @@ pub(super) struct Container {
     /// The shape; empty for a scalar.
     pub shape: Vec<Expr>,
     /// The strides, where they are not C order's (a part of a container
-    /// passed to a call).
+    /// passed to a call, an argument with a strided layout).
     pub strides: Option<Vec<Expr>>,
 }
 
@@ -108,15 +108,12 @@ impl Container {
             let items: Vec<String> = list.iter().map(|d| format!("\"{d}\"")).collect();
             items.join(", ")
         };
-        match &self.strides {
-            Some(strides) => format!(
-                "!sdfg.array<{} [{}] strides [{}]>",
-                self.elem,
-                quoted(&self.shape),
-                quoted(strides)
-            ),
-            None => format!("!sdfg.array<{} [{}]>", self.elem, quoted(&self.shape)),
+        let mut ty = format!("!sdfg.array<{} [{}]", self.elem, quoted(&self.shape));
+        if let Some(strides) = &self.strides {
+            ty.push_str(&format!(" strides [{}]", quoted(strides)));
         }
+        ty.push('>');
+        ty
     }
 
     /// The subset of every element.
@@ -440,15 +437,56 @@ pub(super) struct Sdfg<'a> {
     pub write_set: BTreeSet<String>,
 }
 
-/// The write-conflict resolution of a combining op.
+/// The write-conflict resolution of a combining op. A WCR's `max` and
+/// `min` are signed on integers and NaN-propagating on floats (as
+/// `arith.maxsi` and `arith.maximumf`): the unsigned and NaN-ignoring
+/// combiners have none.
 fn wcr_of(name: &str) -> Option<&'static str> {
     match name {
         "arith.addf" | "arith.addi" => Some("sum"),
         "arith.mulf" | "arith.muli" => Some("product"),
-        "arith.maximumf" | "arith.maxnumf" | "arith.maxsi" | "arith.maxui" => Some("max"),
-        "arith.minimumf" | "arith.minnumf" | "arith.minsi" | "arith.minui" => Some("min"),
+        "arith.maximumf" | "arith.maxsi" => Some("max"),
+        "arith.minimumf" | "arith.minsi" => Some("min"),
+        "arith.andi" => Some("bitwise_and"),
+        "arith.ori" => Some("bitwise_or"),
+        "arith.xori" => Some("bitwise_xor"),
         _ => None,
     }
+}
+
+/// The bounds of `affine.parallel` `op` from all the `results` of its
+/// lower or upper bound map: each dimension's group (the `attr` sizes)
+/// combined by `combine` (max for lower bounds, min for upper ones).
+fn bound_groups(
+    op: Op<'_>,
+    attr: &str,
+    results: Vec<Expr>,
+    combine: fn(Vec<Expr>) -> Expr,
+) -> Option<Vec<Expr>> {
+    let groups = op.attr(attr)?;
+    // SAFETY: the attribute is a dense i32 elements attribute.
+    let sizes: Vec<usize> = unsafe {
+        (0..mlirElementsAttrGetNumElements(groups))
+            .map(|i| mlirDenseElementsAttrGetInt32Value(groups, i as isize) as usize)
+            .collect()
+    };
+    if sizes.iter().sum::<usize>() != results.len() {
+        return None;
+    }
+    let mut rest = results.into_iter();
+    Some(
+        sizes
+            .into_iter()
+            .map(|k| {
+                let group: Vec<Expr> = rest.by_ref().take(k).collect();
+                if group.len() == 1 {
+                    group.into_iter().next().unwrap_or_else(|| Expr::int(0))
+                } else {
+                    combine(group)
+                }
+            })
+            .collect(),
+    )
 }
 
 /// Where a reduction of a parallel loop starts.
@@ -464,7 +502,7 @@ pub(super) enum Init<'a> {
 /// The write-conflict resolution and identity (as `arith.constant` writes
 /// it, for element type `ty`) of an `affine.parallel` reduction kind, as
 /// upstream's `arith::getIdentityValue` defines them. Unsigned min/max
-/// and the NaN-ignoring `maxnumf`/`minnumf` have no counterpart here.
+/// and the NaN-ignoring `maxnumf`/`minnumf` have no WCR ([`wcr_of`]).
 fn affine_reduction(kind: &str, ty: &str) -> Option<(&'static str, &'static str)> {
     let float = ty.starts_with('f');
     Some(match (kind, ty) {
@@ -480,6 +518,8 @@ fn affine_reduction(kind: &str, ty: &str) -> Option<(&'static str, &'static str)
         ("mins", "i64") => ("min", "9223372036854775807"),
         ("maxs", "i32") => ("max", "-2147483648"),
         ("mins", "i32") => ("min", "2147483647"),
+        ("ori", _) if !float => ("bitwise_or", "0"),
+        ("andi", _) if !float => ("bitwise_and", "-1"),
         _ => return None,
     })
 }
@@ -520,9 +560,30 @@ pub(super) fn has_layout(ty: MlirType) -> bool {
     }
 }
 
+/// The strides and offset of a memref type with a strided layout (`None`
+/// where dynamic); `None` for other layouts.
+pub(super) fn strides_and_offset(ty: MlirType) -> Option<(Vec<Option<i64>>, Option<i64>)> {
+    // SAFETY: the type is live; the strides are read only from a memref,
+    // into a buffer of its rank.
+    unsafe {
+        if !mlirTypeIsAMemRef(ty) {
+            return None;
+        }
+        let rank = mlirShapedTypeGetRank(ty).max(0) as usize;
+        let mut strides = vec![0i64; rank];
+        let mut offset = 0i64;
+        if mlirMemRefTypeGetStridesAndOffset(ty, strides.as_mut_ptr(), &mut offset).value == 0 {
+            return None;
+        }
+        let known = |v: i64| (!mlirShapedTypeIsDynamicStrideOrOffset(v)).then_some(v);
+        Some((strides.into_iter().map(known).collect(), known(offset)))
+    }
+}
+
 /// [`memref_shape`] of a memref of any layout (a callee's parameter that
-/// receives a part of a container: the strides come from the caller).
-fn memref_shape_any_layout(
+/// receives a part of a container, whose strides come from the caller; a
+/// strided argument, whose strides its container carries).
+pub(super) fn memref_shape_any_layout(
     ty: MlirType,
 ) -> std::result::Result<(String, Vec<Option<i64>>), String> {
     // SAFETY: the type is live; shaped queries only on a memref.
@@ -569,7 +630,7 @@ fn zero(ty: &str) -> Option<String> {
 }
 
 /// The strides of a C-order array of `shape`.
-fn c_order(shape: &[Expr]) -> Vec<Expr> {
+pub(super) fn c_order(shape: &[Expr]) -> Vec<Expr> {
     let mut strides = vec![Expr::int(1); shape.len()];
     for d in (0..shape.len().saturating_sub(1)).rev() {
         strides[d] = Expr::mul(&strides[d + 1], &shape[d + 1]);
@@ -623,8 +684,9 @@ impl<'a> Sdfg<'a> {
         self.containers.insert(container.name.clone(), container);
     }
 
-    /// Adds an argument container that only the SDFG writes (a result).
-    pub fn add_output(&mut self, container: Container) {
+    /// Adds an argument container that no value of the function is: a
+    /// result, or the source of a reshaped view passed to a call.
+    pub fn add_unbound_argument(&mut self, container: Container) {
         self.args.push(container.name.clone());
         self.containers.insert(container.name.clone(), container);
     }
@@ -883,8 +945,7 @@ impl<'a> Sdfg<'a> {
                 }
                 "memref.alloc" | "memref.alloca" => self.alloc(shared, op)?,
                 "memref.dealloc" => {}
-                "memref.subview" | "memref.cast" => self.alias(op)?,
-                "memref.expand_shape" | "memref.collapse_shape" => self.reshape(op)?,
+                _ if reshape::is_view(op) => self.view(op)?,
                 "memref.copy" => self.copy(shared, &mut seq, &mut flow, &index, p, op)?,
                 "func.call" if shared.kept.contains_key(&op) => {
                     let linalg = shared.kept[&op];
@@ -1525,7 +1586,7 @@ impl<'a> Sdfg<'a> {
 
     /// `memref.subview` and `memref.cast`: accesses through the result are
     /// accesses of the container at shifted, strided subscripts.
-    fn alias(&mut self, op: Op<'a>) -> Result<'a, ()> {
+    pub(super) fn alias(&mut self, op: Op<'a>) -> Result<'a, ()> {
         let operands = op.operands();
         let source = self.alias_of(op, operands[0])?;
         let result = op.results()[0];
@@ -1533,12 +1594,48 @@ impl<'a> Sdfg<'a> {
             self.aliases.insert(result, source);
             return Ok(());
         }
-        if source.reshape.is_some() {
-            return fail(
-                op,
-                "takes a subview of a reshaped memref, which is not converted yet",
-            );
+        let lists = self.offsets_sizes_strides(op)?;
+        let (offsets, sizes, strides) = (&lists[0], &lists[1], &lists[2]);
+        // SAFETY: the result is a memref.
+        let rank = unsafe { mlirShapedTypeGetRank(result.ty()) } as usize;
+        let units: Vec<usize> = (0..sizes.len())
+            .filter(|k| sizes[*k].as_int() == Some(1))
+            .collect();
+        let dropped: Vec<usize> =
+            match sizes.len() - rank {
+                0 => Vec::new(),
+                n if n == units.len() => units,
+                _ => return fail(
+                    op,
+                    "drops dimensions ambiguously (several of size 1), which is not converted yet",
+                ),
+            };
+        if let Some(reshape) = &source.reshape {
+            let alias = reshape.subview(&source, offsets, sizes, strides, &dropped);
+            self.aliases.insert(result, alias);
+            return Ok(());
         }
+        let mut alias = source.clone();
+        alias.dims.clear();
+        alias.sizes.clear();
+        for (k, d) in source.dims.iter().enumerate() {
+            alias.offsets[*d] = Expr::add(
+                &source.offsets[*d],
+                &Expr::mul(&source.strides[*d], &offsets[k]),
+            );
+            alias.strides[*d] = Expr::mul(&source.strides[*d], &strides[k]);
+            if !dropped.contains(&k) {
+                alias.dims.push(*d);
+                alias.sizes.push(sizes[k].clone());
+            }
+        }
+        self.aliases.insert(result, alias);
+        Ok(())
+    }
+
+    /// The offsets, sizes and strides of `op` (`memref.subview`,
+    /// `memref.reinterpret_cast`), each static or an operand's expression.
+    pub(super) fn offsets_sizes_strides(&mut self, op: Op<'a>) -> Result<'a, Vec<Vec<Expr>>> {
         let mut lists = Vec::new();
         for (k, name) in ["static_offsets", "static_sizes", "static_strides"]
             .iter()
@@ -1565,37 +1662,7 @@ impl<'a> Sdfg<'a> {
             }
             lists.push(list);
         }
-        let (offsets, sizes, strides) = (&lists[0], &lists[1], &lists[2]);
-        // SAFETY: the result is a memref.
-        let rank = unsafe { mlirShapedTypeGetRank(result.ty()) } as usize;
-        let units: Vec<usize> = (0..sizes.len())
-            .filter(|k| sizes[*k].as_int() == Some(1))
-            .collect();
-        let dropped: Vec<usize> =
-            match sizes.len() - rank {
-                0 => Vec::new(),
-                n if n == units.len() => units,
-                _ => return fail(
-                    op,
-                    "drops dimensions ambiguously (several of size 1), which is not converted yet",
-                ),
-            };
-        let mut alias = source.clone();
-        alias.dims.clear();
-        alias.sizes.clear();
-        for (k, d) in source.dims.iter().enumerate() {
-            alias.offsets[*d] = Expr::add(
-                &source.offsets[*d],
-                &Expr::mul(&source.strides[*d], &offsets[k]),
-            );
-            alias.strides[*d] = Expr::mul(&source.strides[*d], &strides[k]);
-            if !dropped.contains(&k) {
-                alias.dims.push(*d);
-                alias.sizes.push(sizes[k].clone());
-            }
-        }
-        self.aliases.insert(result, alias);
-        Ok(())
+        Ok(lists)
     }
 
     /// `memref.copy`: a copy between two access nodes.
@@ -1625,10 +1692,7 @@ impl<'a> Sdfg<'a> {
             self.alias_of(op, operands[1])?,
         );
         if from.reshape.is_some() || to.reshape.is_some() {
-            return fail(
-                op,
-                "copies to or from a reshaped memref, which is not converted yet",
-            );
+            return self.copy_elements(shared, flow, &source, (&from, &to));
         }
         // Both sides have the same shape (memref.copy requires it): the
         // destination's sizes are written as the source's, so that the
@@ -1700,18 +1764,24 @@ impl<'a> Sdfg<'a> {
                 let outer = self.container(op, operand)?;
                 let (elem, dims) =
                     memref_shape_any_layout(param.ty()).map_err(|m| super::Failure::new(op, m))?;
+                if let Some(view) = self.aliases.get(&operand).filter(|a| a.reshape.is_some()) {
+                    let view = view.clone();
+                    let subset = self.pass_reshaped(
+                        op,
+                        &mut inner,
+                        &mut mapping,
+                        (&cname, elem),
+                        param,
+                        &view,
+                    )?;
+                    subsets.insert(cname.clone(), subset);
+                    bound.push((cname, outer));
+                    continue;
+                }
                 // A part of a container (a subview or cast) is the memlet's
                 // subset, seen through strides: the container's times the
                 // subview's, each a symbol of the callee where not constant.
                 let (sizes, subset, strides) = match self.aliases.get(&operand).cloned() {
-                    Some(alias) if alias.reshape.is_some() => {
-                        return fail(
-                            op,
-                            format!(
-                                "passes a reshaped memref to @{name}, which is not converted yet"
-                            ),
-                        )
-                    }
                     Some(alias) => {
                         let c = &self.containers[&outer];
                         let base = c.strides.clone().unwrap_or_else(|| c_order(&c.shape));
@@ -1812,7 +1882,7 @@ impl<'a> Sdfg<'a> {
                 return fail(op, format!("receives a {elem} from @{name}; only integer and float results are converted"));
             }
             let inner_name = format!("__return{k}");
-            inner.add_output(Container {
+            inner.add_unbound_argument(Container {
                 name: inner_name.clone(),
                 elem: elem.clone(),
                 shape: vec![Expr::int(1)],
@@ -2270,7 +2340,7 @@ impl<'a> Sdfg<'a> {
                 let Some(wcr) = wcr else {
                     return fail(
                         terminator,
-                        "reduces with a combiner that is not a sum, product, min or max",
+                        "reduces with a combiner that is not a sum, a product, a signed or NaN-propagating min or max, or a bitwise and, or or xor",
                     );
                 };
                 reductions.push((Init::Value(*init), wcr));
@@ -2291,11 +2361,16 @@ impl<'a> Sdfg<'a> {
                     "has bounds computed from data, which are not converted yet",
                 );
             };
+            // Each dimension's bound is the max of its group of lower
+            // bounds and the min of its group of upper bounds.
+            let (Some(lo), Some(hi)) = (
+                bound_groups(op, "lowerBoundsGroups", lo, Expr::max),
+                bound_groups(op, "upperBoundsGroups", hi, Expr::min),
+            ) else {
+                return fail(op, "has bound groups that do not match its bound maps");
+            };
             if lo.len() != n || hi.len() != n || steps.len() != n {
-                return fail(
-                    op,
-                    "has bounds with min/max groups, which are not converted yet",
-                );
+                return fail(op, "has bounds that do not match its dimensions");
             }
             for d in 0..n {
                 bounds.push((
@@ -2318,7 +2393,7 @@ impl<'a> Sdfg<'a> {
                 let Some((wcr, identity)) = affine_reduction(kind, &ty) else {
                     return fail(
                         op,
-                        format!("reduces with `{kind}` on {ty}; only sums, products, and signed or NaN-propagating min and max are converted"),
+                        format!("reduces with `{kind}` on {ty}; only sums, products, signed or NaN-propagating min and max, and bitwise and and or are converted"),
                     );
                 };
                 reductions.push((Init::Identity(identity), wcr));
@@ -2362,10 +2437,7 @@ impl<'a> Sdfg<'a> {
                     stores.push((op, self.root_name(op.operands()[1])))
                 }
                 "memref.load" | "affine.load" => loads.push((op, self.root_name(op.operands()[0]))),
-                "memref.subview"
-                | "memref.cast"
-                | "memref.expand_shape"
-                | "memref.collapse_shape" => {}
+                _ if reshape::is_view(op) => {}
                 "scf.parallel" | "affine.parallel" => {
                     if !op.results().is_empty() {
                         return false;
@@ -2449,8 +2521,7 @@ impl<'a> Sdfg<'a> {
                     self.map_body(shared, &mut inner, &op.region_ops(0), &[])?;
                     self.nest_map(shared, map, inner, &ranges)?;
                 }
-                "memref.subview" | "memref.cast" => self.alias(op)?,
-                "memref.expand_shape" | "memref.collapse_shape" => self.reshape(op)?,
+                _ if reshape::is_view(op) => self.view(op)?,
                 _ => {}
             }
         }

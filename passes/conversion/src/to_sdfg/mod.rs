@@ -44,7 +44,10 @@
 //! The mapping (`builder.rs` holds the details):
 //!
 //! - memref arguments and allocations are containers; their dynamic
-//!   dimensions are symbols; integer and index arguments are symbols,
+//!   dimensions are symbols; an argument with a strided layout is the
+//!   memref from its first element, with its strides; subviews, casts,
+//!   reshapes and reinterpretations are views (`builder/reshape.rs`);
+//!   integer and index arguments are symbols,
 //!   float arguments scalars; scalar results are `__return` containers,
 //!   a returned allocation an argument container the wrapper allocates;
 //! - index arithmetic (`arith`, `affine.apply`/`min`/`max`, `memref.dim`)
@@ -235,10 +238,9 @@ fn convert_module(module: Op<'_>, named: Option<&[String]>) -> std::result::Resu
         }
         None => {
             for f in &funcs {
-                let strided = f
-                    .region_args(0)
-                    .into_iter()
-                    .position(|a| builder::has_layout(a.ty()));
+                let unstrided = f.region_args(0).into_iter().position(|a| {
+                    builder::has_layout(a.ty()) && builder::strides_and_offset(a.ty()).is_none()
+                });
                 match callees(*f)
                     .into_iter()
                     .find(|(_, c)| !callable.contains_key(c))
@@ -248,9 +250,9 @@ fn convert_module(module: Op<'_>, named: Option<&[String]>) -> std::result::Resu
                     )),
                     // A function on parts of containers converts where it
                     // is called, as a nested SDFG.
-                    None if strided.is_some() => f.emit_remark(format!(
-                        "stays as it is: argument {} is a memref with a layout an SDFG argument does not take; its calls convert as nested SDFGs",
-                        strided.unwrap_or_default()
+                    None if unstrided.is_some() => f.emit_remark(format!(
+                        "stays as it is: argument {} is a memref whose layout is not strided, which an SDFG argument does not take; its calls convert as nested SDFGs",
+                        unstrided.unwrap_or_default()
                     )),
                     None => targets.push(*f),
                 }
@@ -454,7 +456,7 @@ fn convert_function<'a>(
             )
         };
         if is_memref {
-            let (elem, dims) = memref_shape(a.ty())
+            let (elem, dims) = builder::memref_shape_any_layout(a.ty())
                 .map_err(|m| Failure::new(func, format!("argument {k}: {m}")))?;
             let mut shape = Vec::new();
             for (d, size) in dims.iter().enumerate() {
@@ -472,15 +474,24 @@ fn convert_function<'a>(
                     }
                 }
             }
-            sdfg.add_argument(
-                *a,
-                Container {
-                    name: cname,
-                    elem,
-                    shape,
-                    strides: None,
-                },
-            );
+            let mut container = Container {
+                name: cname,
+                elem,
+                shape,
+                strides: None,
+            };
+            if builder::has_layout(a.ty()) {
+                strided_argument(
+                    shared,
+                    &mut sdfg,
+                    *a,
+                    &mut container,
+                    &mut wrapper,
+                    &mut bindings,
+                )
+                .map_err(|m| Failure::new(func, format!("argument {k} ({ty}): {m}")))?;
+            }
+            sdfg.add_argument(*a, container);
             data.push((arg, ty));
         } else if is_int {
             sdfg.bind_expr(*a, Expr::symbol(&cname));
@@ -550,7 +561,7 @@ fn convert_function<'a>(
         }
         let cname = shared.fresh(if k == 0 { "__return" } else { "__return_" });
         // DaCe returns values in arrays of one element.
-        sdfg.add_output(Container {
+        sdfg.add_unbound_argument(Container {
             name: cname.clone(),
             elem: ty.clone(),
             shape: vec![Expr::int(1)],
@@ -613,6 +624,51 @@ fn convert_function<'a>(
         wrapper_loads.concat(),
     );
     Ok((text, wrapper_text))
+}
+
+/// A memref argument with a strided layout (`strided<[?, 1], offset: ?>`,
+/// as one-shot bufferization gives function boundaries by default): the
+/// container is the memref as DaCe sees a NumPy view, from its first
+/// element with its strides, static ones as numbers and dynamic ones as
+/// symbols the wrapper binds (`memref.extract_strided_metadata`). The
+/// invoke passes the memref as it is; its lowering passes the buffer from
+/// the first element.
+fn strided_argument<'a>(
+    shared: &mut Shared<'a>,
+    sdfg: &mut Sdfg<'a>,
+    arg: Val<'a>,
+    container: &mut Container,
+    wrapper: &mut Vec<String>,
+    bindings: &mut HashMap<String, String>,
+) -> std::result::Result<(), String> {
+    let Some((strides, _)) = builder::strides_and_offset(arg.ty()) else {
+        return Err("its layout is not strided, which is not converted".into());
+    };
+    let rank = strides.len();
+    let name = container.name.clone();
+    let k = name.trim_start_matches("arg");
+    let mut symbolic = Vec::new();
+    for (d, stride) in strides.iter().enumerate() {
+        symbolic.push(match stride {
+            Some(s) => Expr::int(*s),
+            None => {
+                let s = shared.fresh(&format!("{name}_s{d}"));
+                sdfg.use_symbol(&s);
+                bindings.insert(s.clone(), format!("%t{k}#{d}"));
+                Expr::symbol(&s)
+            }
+        });
+    }
+    if strides.iter().any(Option::is_none) {
+        wrapper.push(format!(
+            "  %b{k}, %o{k}, %z{k}:{rank}, %t{k}:{rank} = memref.extract_strided_metadata %arg{k} : {} -> memref<{}>{}\n",
+            type_to_string(arg.ty()),
+            container.elem,
+            ", index".repeat(1 + 2 * rank)
+        ));
+    }
+    container.strides = Some(symbolic);
+    Ok(())
 }
 
 /// A memref result `v` of `func`: an argument, returned as it is, or an

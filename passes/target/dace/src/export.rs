@@ -313,6 +313,20 @@ fn total_size(shape: &[String]) -> String {
         .to_string()
 }
 
+/// The elements an array of `shape` laid out by `strides` spans, DaCe's
+/// `total_size` for strides other than C order's (a part of a larger
+/// array): `1 + sum((size - 1) * stride)`.
+fn span(shape: &[String], strides: &[String]) -> String {
+    shape
+        .iter()
+        .zip(strides)
+        .filter_map(|(size, stride)| Some((parse(size).ok()?, parse(stride).ok()?)))
+        .fold(Expr::int(1), |acc, (size, stride)| {
+            Expr::add(&acc, &Expr::mul(&Expr::sub(&size, &Expr::int(1)), &stride))
+        })
+        .to_string()
+}
+
 /// A container type as a DaCe data descriptor.
 fn descriptor(
     op: Op<'_>,
@@ -374,13 +388,18 @@ fn descriptor_of_type(
                 .strides
                 .clone()
                 .unwrap_or_else(|| c_strides(shape));
+            let size = if container.strides.is_some() && strides != c_strides(shape) {
+                span(shape, &strides)
+            } else {
+                total_size(shape)
+            };
             attrs.insert("strides".into(), json!(strides));
             let offset = container
                 .offset
                 .clone()
                 .unwrap_or_else(|| vec!["0".to_string(); shape.len()]);
             attrs.insert("offset".into(), json!(offset));
-            attrs.insert("total_size".into(), json!(total_size(shape)));
+            attrs.insert("total_size".into(), json!(size));
             match kind {
                 ContainerKind::View => "ArrayView",
                 ContainerKind::Reference => "ArrayReference",
