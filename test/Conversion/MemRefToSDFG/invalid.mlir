@@ -36,24 +36,6 @@ func.func @blocks(%c: i1) {
 
 // -----
 
-// An index carried from one iteration to the next, computed from data.
-func.func @data_carried(%x: memref<?xf64>, %n: memref<8xi64>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c8 = arith.constant 8 : index
-  // expected-error @+1 {{carries an index computed from data from one iteration or branch to what follows (a loop-carried index or an index result), which is not converted yet}}
-  %r = scf.for %i = %c0 to %c8 step %c1 iter_args(%k = %c0) -> index {
-    %l = memref.load %n[%k] : memref<8xi64>
-    %m = arith.index_cast %l : i64 to index
-    scf.yield %m : index
-  }
-  %v = memref.load %x[%r] : memref<?xf64>
-  memref.store %v, %x[%c0] : memref<?xf64>
-  return
-}
-
-// -----
-
 // A returned memref must be an argument or an allocation of the body.
 func.func @memref_result(%x: memref<8xf64>) -> memref<4xf64, strided<[1], offset: 2>> {
   %a = memref.subview %x[2] [4] [1] : memref<8xf64> to memref<4xf64, strided<[1], offset: 2>>

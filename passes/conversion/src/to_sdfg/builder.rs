@@ -155,12 +155,23 @@ impl Seq {
 
     /// Assigns `assignments` on the edge that leaves the last block.
     fn assign_after_last(&mut self, assignments: Vec<(String, String)>) {
+        if assignments.is_empty() {
+            return;
+        }
         if let Some((name, _)) = self.blocks.last() {
             self.assignments
                 .entry(name.clone())
                 .or_default()
                 .extend(assignments);
         }
+    }
+
+    /// Puts an empty state first, whose leaving edge makes `assignments`.
+    fn assign_at_start(&mut self, shared: &mut Shared<'_>, assignments: Vec<(String, String)>) {
+        let name = format!("entry{}", shared.id());
+        self.blocks
+            .insert(0, (name.clone(), format!("sdfg.state @{name} {{\n}}\n")));
+        self.assignments.insert(name, assignments);
     }
 
     /// Puts an empty state first unless the first block is a state: DaCe
@@ -875,7 +886,7 @@ impl<'a> Sdfg<'a> {
         if elem == "index" {
             return fail(
                 at,
-                "carries an index computed from data from one iteration or branch to what follows (a loop-carried index or an index result), which is not converted yet",
+                "keeps an index in a transient scalar here, which is not converted yet",
             );
         }
         if zero(&elem).is_none() {
@@ -891,6 +902,43 @@ impl<'a> Sdfg<'a> {
             shape: Vec::new(),
             strides: None,
         }))
+    }
+
+    /// A transient scalar for `v`, carried by a loop or yielded by a branch:
+    /// for an index, an index scalar that code after it reads through a
+    /// symbol assigned from it ([`Self::index_symbol`]).
+    fn carried_scalar(
+        &mut self,
+        shared: &mut Shared<'a>,
+        at: Op<'a>,
+        v: Val<'a>,
+        base: &str,
+    ) -> Result<'a, String> {
+        if type_to_string(v.ty()) != "index" {
+            return self.scalar_for(shared, at, v, base);
+        }
+        let name = shared.fresh(base);
+        Ok(self.transient(Container {
+            name,
+            elem: "index".into(),
+            shape: Vec::new(),
+            strides: None,
+        }))
+    }
+
+    /// Binds the index `v`, held in the index scalar `container`, to a new
+    /// symbol; returns the assignment that sets the symbol from the scalar,
+    /// for the edge after which `v` is read.
+    fn index_symbol(
+        &mut self,
+        shared: &mut Shared<'a>,
+        v: Val<'a>,
+        container: &str,
+    ) -> (String, String) {
+        let symbol = shared.fresh(&format!("{container}_sym"));
+        self.locals.insert(symbol.clone());
+        self.bind_expr(v, Expr::symbol(&symbol));
+        (symbol, container.to_string())
     }
 
     // ----- Control flow -------------------------------------------------
@@ -928,6 +976,15 @@ impl<'a> Sdfg<'a> {
                         _ => self.for_loop(shared, op)?,
                     };
                     seq.push(block.0, block.1);
+                    // Index results are read through symbols from here on.
+                    let mut assignments = Vec::new();
+                    for r in op.results() {
+                        if type_to_string(r.ty()) == "index" {
+                            let container = self.scalars[&r].clone();
+                            assignments.push(self.index_symbol(shared, r, &container));
+                        }
+                    }
+                    seq.assign_after_last(assignments);
                 }
                 "scf.parallel" | "affine.parallel" => {
                     self.parallel(shared, &mut seq, &mut flow, &index, p, op)?;
@@ -2029,6 +2086,14 @@ impl<'a> Sdfg<'a> {
         // Loop-carried values (set before the loop by `carry`), updated by
         // the body's yield.
         let carried: Vec<String> = args[1..].iter().map(|a| self.scalars[a].clone()).collect();
+        // Carried indices are read through symbols set at the start of each
+        // iteration.
+        let mut entry = Vec::new();
+        for (a, container) in args[1..].iter().zip(&carried) {
+            if type_to_string(a.ty()) == "index" {
+                entry.push(self.index_symbol(shared, *a, container));
+            }
+        }
         let body_ops = op.region_ops(0);
         let (terminator, ops) = body_ops.split_last().expect("loops have a terminator");
         let yields: Vec<(Val<'a>, String)> = terminator
@@ -2036,7 +2101,10 @@ impl<'a> Sdfg<'a> {
             .into_iter()
             .zip(carried.iter().cloned())
             .collect();
-        let body = self.region(shared, ops, &yields, Some(*terminator))?;
+        let mut body = self.region(shared, ops, &yields, Some(*terminator))?;
+        if !entry.is_empty() {
+            body.assign_at_start(shared, entry);
+        }
         let name = format!("loop{}", shared.id());
         let text = format!(
             "sdfg.loop @{name} var \"{var}\" init \"{lb}\" cond \"{var} < {ub}\" update \"{var} + {step}\" {{\n{}}}\n",
@@ -2077,7 +2145,7 @@ impl<'a> Sdfg<'a> {
             _ => return Ok(()),
         };
         for (k, (arg, init)) in args.into_iter().zip(inits).enumerate() {
-            let name = self.scalar_for(shared, op, arg, if results { "acc" } else { "w" })?;
+            let name = self.carried_scalar(shared, op, arg, if results { "acc" } else { "w" })?;
             self.scalars.insert(arg, name.clone());
             if results {
                 self.scalars.insert(op.results()[k], name.clone());
@@ -2110,11 +2178,24 @@ impl<'a> Sdfg<'a> {
             .iter()
             .map(|a| self.scalars[a].clone())
             .collect();
+        // Carried and forwarded indices are read through symbols: the
+        // carried ones assigned before each evaluation of the "before"
+        // region, the forwarded ones at the start of each iteration.
+        let mut entry = Vec::new();
+        for (a, container) in before_args.iter().zip(&carried) {
+            if type_to_string(a.ty()) == "index" {
+                entry.push(self.index_symbol(shared, *a, container));
+            }
+        }
         let mut forwarded = Vec::new();
+        let mut iteration = Vec::new();
         for (k, a) in after_args.iter().enumerate() {
-            let name = self.scalar_for(shared, op, *a, "f")?;
+            let name = self.carried_scalar(shared, op, *a, "f")?;
             self.scalars.insert(*a, name.clone());
             self.scalars.insert(op.results()[k], name.clone());
+            if type_to_string(a.ty()) == "index" {
+                iteration.push(self.index_symbol(shared, *a, &name));
+            }
             forwarded.push(name);
         }
         let before_ops = op.region_ops(0);
@@ -2141,7 +2222,16 @@ impl<'a> Sdfg<'a> {
             .collect();
         let mut seq = Seq::default();
         seq.extend(self.region(shared, before, &before_results, Some(*condition))?);
+        if !entry.is_empty() {
+            seq.assign_at_start(shared, entry.clone());
+        }
         let mut body = self.region(shared, after, &after_results, Some(*yield_op))?;
+        if !iteration.is_empty() {
+            body.assign_at_start(shared, iteration);
+        }
+        if !entry.is_empty() {
+            body.assign_after_last(entry);
+        }
         // The second copy of the "before" region computes its values again:
         // what the first copy kept in transients is stale there.
         let defined: HashSet<Val<'a>> = before
@@ -2190,7 +2280,7 @@ impl<'a> Sdfg<'a> {
             };
         let mut results = Vec::new();
         for r in op.results() {
-            let name = self.scalar_for(shared, op, r, "r")?;
+            let name = self.carried_scalar(shared, op, r, "r")?;
             self.scalars.insert(r, name.clone());
             results.push(name);
         }

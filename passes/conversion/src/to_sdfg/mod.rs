@@ -551,12 +551,16 @@ fn convert_function<'a>(
         }
         // SAFETY: the type is live.
         let scalar = unsafe {
-            mlirTypeIsAFloat(v.ty()) || (mlirTypeIsAInteger(v.ty()) && !values::is_bool(v))
+            mlirTypeIsAFloat(v.ty())
+                || mlirTypeIsAIndex(v.ty())
+                || (mlirTypeIsAInteger(v.ty()) && !values::is_bool(v))
         };
         if !scalar {
             return fail(
                 *terminator,
-                format!("returns a {ty}; only integer, float and memref results are converted"),
+                format!(
+                    "returns a {ty}; only integer, index, float and memref results are converted"
+                ),
             );
         }
         let cname = shared.fresh(if k == 0 { "__return" } else { "__return_" });

@@ -41,6 +41,9 @@ for program in sorted(folder.glob("*.mlir")):
         # An scf.while is written as its "before" region, then a loop of its
         # "after" region and "before" again: three regions.
         control += 2 * len(re.findall(r"\bscf\.while\b", body))
+        # A loop that carries an index reads it through a symbol, assigned
+        # on the edge out of an empty state at the start of each iteration.
+        control += len(re.findall(r"iter_args\([^)]*\)\s*->\s*\(?[^{]*\bindex\b", body))
         # A linalg op is a loop nest (lowered to scf.parallel and scf.for).
         control += len(re.findall(r"\blinalg\.(?!yield\b)\w+", body))
         for callee in re.findall(r"call @([\w.]+)\(", body):
