@@ -273,6 +273,54 @@ pub fn parse_detached<'a>(at: Op<'a>, text: &str) -> Option<Op<'a>> {
     }
 }
 
+/// A module parsed from generated text, destroyed when dropped (once the
+/// ops it should keep are moved out of it).
+pub struct Parsed<'a> {
+    module: MlirModule,
+    context: std::marker::PhantomData<Op<'a>>,
+}
+
+impl<'a> Parsed<'a> {
+    /// The module op.
+    pub fn op(&self) -> Op<'a> {
+        // SAFETY: the module is live until dropped, and its op with it.
+        unsafe { Op::from_raw(mlirModuleGetOperation(self.module)) }.expect("a parsed module")
+    }
+}
+
+impl Drop for Parsed<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the module was parsed here and is destroyed once.
+        unsafe { mlirModuleDestroy(self.module) }
+    }
+}
+
+/// Parses `text`, a module a pass generated, in `at`'s context. Where it
+/// does not parse (an internal error), reports that `what` do not parse at
+/// `at` and, where the environment variable `debug` is set, prints the
+/// text on standard error.
+pub fn parse_generated<'a>(at: Op<'a>, text: &str, what: &str, debug: &str) -> Option<Parsed<'a>> {
+    // MLIR's lexer reads up to a NUL terminator.
+    let terminated = format!("{text}\0");
+    // SAFETY: the context is live; the text is NUL-terminated past its
+    // length.
+    let module =
+        unsafe { mlirModuleCreateParse(at.context(), string_ref(&terminated[..text.len()])) };
+    if module.ptr.is_null() {
+        if std::env::var_os(debug).is_some() {
+            eprintln!("{text}");
+        }
+        at.emit_error(format!(
+            "internal error: {what} do not parse (set {debug}=1 to print them)"
+        ));
+        return None;
+    }
+    Some(Parsed {
+        module,
+        context: std::marker::PhantomData,
+    })
+}
+
 /// Replaces the uses of `of` by ops nested in `inside` with `with`.
 pub fn replace_uses_inside(of: Val<'_>, with: Val<'_>, inside: Op<'_>) {
     for (user, operand) in of.uses() {

@@ -44,6 +44,7 @@
 use sdfg_dialect::library::Scalar;
 
 use super::library::{Library, Operand};
+use super::types::Elem;
 use super::{Function, Result};
 
 /// An operand as linalg takes it: a view (value and type).
@@ -77,10 +78,8 @@ impl<'a> Function<'a, '_> {
         let Ok(out) = Operand::new(lib.node, out_name, data, subset, None) else {
             return Ok(false);
         };
-        if !ins
-            .iter()
-            .chain([&out])
-            .all(|o| self.linalg_operand(o, &out))
+        if !self.linalg_data(&out, &out.data.elem)
+            || !ins.iter().all(|o| self.linalg_operand(o, &out))
         {
             return Ok(false);
         }
@@ -179,20 +178,24 @@ impl<'a> Function<'a, '_> {
         Ok(true)
     }
 
-    /// Whether linalg can take `operand` of a node whose output is `out`:
-    /// plain host data of `out`'s element type (an integer or a float),
-    /// an input not in the output's container, and a subset that runs
-    /// forward.
+    /// Whether linalg can take the input `operand` of a node whose output
+    /// is `out`: data it can take ([`Self::linalg_data`]) in a container
+    /// other than the output's.
     fn linalg_operand(&self, operand: &Operand, out: &Operand) -> bool {
+        operand.data.name != out.data.name && self.linalg_data(operand, &out.data.elem)
+    }
+
+    /// Whether linalg can take `operand` as elements `elem`: plain host
+    /// data of that type (an integer or a float) whose subset runs
+    /// forward.
+    fn linalg_data(&self, operand: &Operand, elem: &Elem) -> bool {
         let data = &operand.data;
-        let elem = &out.data.elem;
         let numeric = elem.lanes().is_none() && !elem.is_complex();
         numeric
             && data.elem == *elem
             && !data.stream
             && data.reference.is_none()
             && !self.on_device(data)
-            && (std::ptr::eq(operand, out) || data.name != out.data.name)
             && operand.steps_positive()
     }
 

@@ -345,21 +345,17 @@ unsafe fn install(
     text: &str,
 ) -> std::result::Result<(), Diagnosed> {
     let ctx = mlirOperationGetContext(module.raw());
-    // MLIR's lexer reads up to a NUL terminator.
-    let terminated = format!("{text}\0");
-    let parsed = mlirModuleCreateParse(ctx, string_ref(&terminated[..text.len()]));
-    if parsed.ptr.is_null() {
-        if std::env::var_os("SDFG_DEBUG_LOWERING").is_some() {
-            eprintln!("{text}");
-        }
-        module.emit_error(
-            "internal error: the lowered functions do not parse (set SDFG_DEBUG_LOWERING=1 to print them)",
-        );
+    let Some(parsed) = sdfg_dialect::rewrite::parse_generated(
+        module,
+        text,
+        "the lowered functions",
+        "SDFG_DEBUG_LOWERING",
+    ) else {
         return Err(Diagnosed);
-    }
+    };
     let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(module.raw(), 0));
     let anchor = sdfgs[0].raw();
-    let parsed_body = mlirModuleGetBody(parsed);
+    let parsed_body = mlirRegionGetFirstBlock(mlirOperationGetRegion(parsed.op().raw(), 0));
     let mut op = mlirBlockGetFirstOperation(parsed_body);
     let mut moves = Vec::new();
     while !op.ptr.is_null() {
@@ -380,7 +376,7 @@ unsafe fn install(
         mlirOperationRemoveFromParent(op);
         mlirBlockInsertOwnedOperationBefore(block, anchor, op);
     }
-    mlirModuleDestroy(parsed);
+    drop(parsed);
     for t in &m.tasklets {
         let func = tasklet_function(ctx, t);
         mlirBlockInsertOwnedOperationBefore(block, anchor, func);

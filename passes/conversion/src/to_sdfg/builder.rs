@@ -1722,6 +1722,26 @@ impl<'a> Sdfg<'a> {
         Ok(lists)
     }
 
+    /// The input edge `"connector" = node[subset] : type` of a node of the
+    /// state `flow` that reads `subset` of `container`, from the state's
+    /// access node of it.
+    pub(super) fn input_edge(
+        &mut self,
+        shared: &mut Shared<'a>,
+        flow: &mut Flow<'a>,
+        connector: &str,
+        container: &str,
+        subset: &str,
+    ) -> String {
+        let source = self.read(shared, flow, container);
+        self.read_set.insert(container.to_string());
+        flow.reads.insert(container.to_string());
+        format!(
+            "\"{connector}\" = {source}[\"{subset}\"] : {}",
+            self.containers[container].ty()
+        )
+    }
+
     /// `memref.copy`: a copy between two access nodes.
     fn copy(
         &mut self,

@@ -752,17 +752,15 @@ unsafe fn install(
     plans: &[Plan<'_>],
     text: &str,
 ) -> std::result::Result<(), Diagnosed> {
-    let ctx = mlirOperationGetContext(module.raw());
-    let terminated = format!("{text}\0");
-    let parsed = mlirModuleCreateParse(ctx, string_ref(&terminated[..text.len()]));
-    if parsed.ptr.is_null() {
-        if std::env::var_os("SDFG_DEBUG_CONVERSION").is_some() {
-            eprintln!("{text}");
-        }
-        module.emit_error("internal error: the converted SDFGs do not parse (set SDFG_DEBUG_CONVERSION=1 to print them)");
+    let Some(parsed) = sdfg_dialect::rewrite::parse_generated(
+        module,
+        text,
+        "the converted SDFGs",
+        "SDFG_DEBUG_CONVERSION",
+    ) else {
         return Err(Diagnosed);
-    }
-    let body = Op::from_raw(mlirModuleGetOperation(parsed)).expect("a parsed module");
+    };
+    let body = parsed.op();
     let mut tasklets = HashMap::new();
     for op in body.descendants() {
         if op.is("sdfg.tasklet") {
@@ -779,7 +777,6 @@ unsafe fn install(
                 .copied()
                 .unwrap_or(module)
                 .emit_error(message);
-            mlirModuleDestroy(parsed);
             return Err(Diagnosed);
         }
     }
@@ -798,7 +795,7 @@ unsafe fn install(
             }
         }
     }
-    mlirModuleDestroy(parsed);
+    drop(parsed);
     for old in targets {
         mlirOperationDestroy(old.raw());
     }

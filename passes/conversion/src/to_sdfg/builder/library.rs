@@ -247,16 +247,8 @@ impl<'a> Sdfg<'a> {
         let label = format!("{kind}{}", shared.id());
         let mut texts = Vec::new();
         for port in ins {
-            let container = port.alias.container.clone();
-            let source = self.read(shared, flow, &container);
-            self.read_set.insert(container.clone());
-            flow.reads.insert(container.clone());
-            texts.push(format!(
-                "\"{}\" = {source}[\"{}\"] : {}",
-                port.connector,
-                port.alias.subset(),
-                self.containers[&container].ty()
-            ));
+            let (container, subset) = (&port.alias.container, port.alias.subset());
+            texts.push(self.input_edge(shared, flow, port.connector, container, &subset));
         }
         let container = out.alias.container.clone();
         let ty = self.containers[&container].ty();
@@ -319,19 +311,10 @@ impl<'a> Sdfg<'a> {
             "arith.addi"
         };
         let label = format!("add{}", shared.id());
-        let mut ins = Vec::new();
-        for (k, (container, subset)) in [(&t, "0".to_string()), (&out.container, out.subset())]
-            .into_iter()
-            .enumerate()
-        {
-            let source = self.read(shared, flow, container);
-            self.read_set.insert(container.clone());
-            flow.reads.insert(container.clone());
-            ins.push(format!(
-                "\"__in{k}\" = {source}[\"{subset}\"] : {}",
-                self.containers[container].ty()
-            ));
-        }
+        let ins = [
+            self.input_edge(shared, flow, "__in0", &t, "0"),
+            self.input_edge(shared, flow, "__in1", &out.container, &out.subset()),
+        ];
         flow.lines.push(format!(
             "%{label} = sdfg.tasklet \"{label}\" ins({}) outs(\"__out0\" : {elem}) {{\n^bb0(%i0: {elem}, %i1: {elem}):\n  %s = {add} %i0, %i1 : {elem}\n  sdfg.yield %s : {elem}\n}}\n",
             ins.join(", ")
