@@ -571,13 +571,13 @@ impl<'a> Printer<'a> {
                     printed[1], printed[0], printed[2]
                 ))
             }
-            // Unsigned conversions of a value computed in the body read it
-            // as unsigned first (Python and C++ would sign-extend it); a
-            // connector keeps the type its connector declares (DaCe's
-            // `uintN` for unsigned data).
+            // Unsigned conversions of a signless integer read it as
+            // unsigned first (Python and C++ would sign-extend it), a
+            // connector too: DaCe declares it with its data's type, signed
+            // `intN` for signless data (for `uintN` data the cast changes
+            // nothing).
             "arith.extui" | "arith.uitofp" | "arith.index_castui"
-                if matches!(ty_of(&operands[0]), Some(Ty::Int(_)))
-                    && operands[0].block_arg().is_none() =>
+                if matches!(ty_of(&operands[0]), Some(Ty::Int(_))) =>
             {
                 let Some(Ty::Int(bits)) = ty_of(&operands[0]) else {
                     return Err(unsupported("converts a non-integer".into()));
