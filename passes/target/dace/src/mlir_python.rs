@@ -57,6 +57,25 @@ fn ty_of(value: &Val<'_>) -> Option<Ty> {
     parse_lanes(&type_to_string(value.ty())).map(|(ty, _)| ty)
 }
 
+/// Whether `value` is a tasklet's input connector whose data has unsigned
+/// elements (DaCe declares the connector `uintN`).
+fn of_unsigned_data(value: &Val<'_>) -> bool {
+    let Some((owner, k)) = value.block_arg() else {
+        return false;
+    };
+    owner.is("sdfg.tasklet")
+        && owner
+            .operands()
+            .get(k)
+            .and_then(|data| sdfg_dialect::Container::from_type(data.ty()))
+            // SAFETY: the element type is live; signedness is read only
+            // from an integer type.
+            .is_some_and(|c| unsafe {
+                mlir_sys::mlirTypeIsAInteger(c.element.0)
+                    && mlir_sys::mlirIntegerTypeIsUnsigned(c.element.0)
+            })
+}
+
 struct Printer<'a> {
     /// Names of block arguments and temporaries.
     names: HashMap<usize, String>,
@@ -573,11 +592,11 @@ impl<'a> Printer<'a> {
             }
             // Unsigned conversions of a signless integer read it as
             // unsigned first (Python and C++ would sign-extend it), a
-            // connector too: DaCe declares it with its data's type, signed
-            // `intN` for signless data (for `uintN` data the cast changes
-            // nothing).
+            // connector too unless its data is unsigned: DaCe declares a
+            // connector with its data's type, `uintN` or signed `intN`.
             "arith.extui" | "arith.uitofp" | "arith.index_castui"
-                if matches!(ty_of(&operands[0]), Some(Ty::Int(_))) =>
+                if matches!(ty_of(&operands[0]), Some(Ty::Int(_)))
+                    && !of_unsigned_data(&operands[0]) =>
             {
                 let Some(Ty::Int(bits)) = ty_of(&operands[0]) else {
                     return Err(unsupported("converts a non-integer".into()));
