@@ -52,7 +52,7 @@ func.func @custom_combiner(%x: memref<?xf64>) -> f64 {
   %n = memref.dim %x, %c0 : memref<?xf64>
   %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%z) -> f64 {
     %v = memref.load %x[%i] : memref<?xf64>
-    // expected-error @+1 {{reduces with a combiner that is not a sum, a product, a signed or NaN-propagating min or max, or a bitwise and, or or xor}}
+    // expected-error @+1 {{reduces with a combiner that is not a sum, a product, a signed or NaN-propagating min or max, or a bitwise and, or or xor, or reduces booleans}}
     scf.reduce(%v : f64) {
     ^bb0(%a: f64, %b: f64):
       %p = arith.mulf %a, %b : f64
@@ -73,7 +73,7 @@ func.func @unsigned_max(%x: memref<?xi64>) -> i64 {
   %n = memref.dim %x, %c0 : memref<?xi64>
   %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%z) -> i64 {
     %v = memref.load %x[%i] : memref<?xi64>
-    // expected-error @+1 {{reduces with a combiner that is not a sum, a product, a signed or NaN-propagating min or max, or a bitwise and, or or xor}}
+    // expected-error @+1 {{reduces with a combiner that is not a sum, a product, a signed or NaN-propagating min or max, or a bitwise and, or or xor, or reduces booleans}}
     scf.reduce(%v : i64) {
     ^bb0(%a: i64, %b: i64):
       %r = arith.maxui %a, %b : i64
@@ -122,5 +122,18 @@ func.func @strided_reinterpret(%x: memref<?xf64, strided<[?], offset: ?>>) {
   %r = memref.reinterpret_cast %x to offset: [0], sizes: [4], strides: [1] : memref<?xf64, strided<[?], offset: ?>> to memref<4xf64>
   %v = memref.load %r[%c0] : memref<4xf64>
   memref.store %v, %r[%c0] : memref<4xf64>
+  return
+}
+
+// -----
+
+// Even with C order's strides, a strided argument is seen from its first
+// element, not from its buffer's base, which a reinterpretation reads.
+func.func @c_order_strided(%x: memref<4xf64, strided<[1], offset: ?>>, %y: memref<4xf64>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{reinterprets a memref whose buffer is not a container laid out in C order from its start, which is not converted yet}}
+  %r = memref.reinterpret_cast %x to offset: [0], sizes: [4], strides: [1] : memref<4xf64, strided<[1], offset: ?>> to memref<4xf64>
+  %v = memref.load %r[%c0] : memref<4xf64>
+  memref.store %v, %y[%c0] : memref<4xf64>
   return
 }

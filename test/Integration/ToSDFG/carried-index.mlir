@@ -26,10 +26,12 @@
 // SDFG: sdfg.loop @{{.*}} cond "c"
 // SDFG: sdfg.edge @entry{{[0-9]+}} -> @{{.*}} assign("f_sym" = "f")
 // SDFG: sdfg.edge @{{.*}} -> @{{.*}} assign("w_sym" = "w")
-// SDFG: sdfg.edge @entry{{[0-9]+}} -> @{{.*}} assign("w_sym" = "w")
+// SDFG: sdfg.edge @{{.*}} -> @region{{[0-9]+}} assign("w_sym" = "w")
 
 // CHECK: 1
 // CHECK-NEXT: 3
+// CHECK-NEXT: {{\[}}0,  1,  1,  1,  1,  1,  0,  0]
+// CHECK-NEXT: {{\[}}58,  1,  1,  1,  1,  1,  0,  0]
 // CHECK-NEXT: {{\[}}0.125,  0.625,  0.5,  0.125,  0,  0.625,  0.5,  0.125]
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
@@ -84,6 +86,59 @@ func.func @walk(%next: memref<8xi64>, %start: index) -> i64 {
   return %r#1 : i64
 }
 
+// A while loop whose condition reads an index an scf.if of the "before"
+// region yields: the condition's second copy, at the end of each
+// iteration, reads the symbol assigned after that copy's branch.
+func.func @scan(%x: memref<8xf64>, %out: memref<8xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %half = arith.constant 0.5 : f64
+  %one = arith.constant 1.0 : f64
+  %r = scf.while (%k = %c0) : (index) -> index {
+    %v = memref.load %x[%k] : memref<8xf64>
+    %b = arith.cmpf ogt, %v, %half : f64
+    %p = scf.if %b -> index {
+      scf.yield %c0 : index
+    } else {
+      %q = arith.addi %k, %c1 : index
+      scf.yield %q : index
+    }
+    %s = arith.addi %p, %c1 : index
+    %more = arith.cmpi ne, %s, %c1 : index
+    scf.condition(%more) %p : index
+  } do {
+  ^bb0(%j: index):
+    %o = memref.load %out[%j] : memref<8xf64>
+    %o1 = arith.addf %o, %one : f64
+    memref.store %o1, %out[%j] : memref<8xf64>
+    scf.yield %j : index
+  }
+  return
+}
+
+// Three indices carried by a while loop.
+func.func @count(%out: memref<8xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c10 = arith.constant 10 : index
+  %r:3 = scf.while (%a = %c0, %b = %c1, %n = %c2) : (index, index, index) -> (index, index, index) {
+    %more = arith.cmpi slt, %a, %c10 : index
+    scf.condition(%more) %a, %b, %n : index, index, index
+  } do {
+  ^bb0(%x: index, %y: index, %m: index):
+    %x1 = arith.addi %x, %c1 : index
+    %y1 = arith.addi %y, %x : index
+    scf.yield %x1, %y1, %m : index, index, index
+  }
+  %s = arith.addi %r#0, %r#1 : index
+  %t = arith.addi %s, %r#2 : index
+  %ri = arith.index_cast %t : index to i64
+  %rf = arith.sitofp %ri : i64 to f64
+  memref.store %rf, %out[%c0] : memref<8xf64>
+  return
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -112,6 +167,16 @@ func.func @main() {
   %steps = call @walk(%next, %c5) : (memref<8xi64>, index) -> i64
   call @printI64(%steps) : (i64) -> ()
   call @printNewline() : () -> ()
+  %scanned = memref.alloc() : memref<8xf64>
+  %zero = arith.constant 0.0 : f64
+  scf.for %i = %c0 to %c8 step %c1 {
+    memref.store %zero, %scanned[%i] : memref<8xf64>
+  }
+  call @scan(%x, %scanned) : (memref<8xf64>, memref<8xf64>) -> ()
+  %su = memref.cast %scanned : memref<8xf64> to memref<*xf64>
+  call @printMemrefF64(%su) : (memref<*xf64>) -> ()
+  call @count(%scanned) : (memref<8xf64>) -> ()
+  call @printMemrefF64(%su) : (memref<*xf64>) -> ()
   %u = memref.cast %out : memref<8xf64> to memref<*xf64>
   call @printMemrefF64(%u) : (memref<*xf64>) -> ()
   return

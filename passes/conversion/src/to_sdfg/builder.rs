@@ -166,6 +166,19 @@ impl Seq {
         }
     }
 
+    /// Makes `assignments` on the edge into the next block (out of the
+    /// last one, or of an empty state where there is none).
+    fn assign_before_next(&mut self, shared: &mut Shared<'_>, assignments: Vec<(String, String)>) {
+        if assignments.is_empty() {
+            return;
+        }
+        if self.blocks.is_empty() {
+            let name = format!("start{}", shared.id());
+            self.push(name.clone(), format!("sdfg.state @{name} {{\n}}\n"));
+        }
+        self.assign_after_last(assignments);
+    }
+
     /// Puts an empty state first, whose leaving edge makes `assignments`.
     fn assign_at_start(&mut self, shared: &mut Shared<'_>, assignments: Vec<(String, String)>) {
         let name = format!("entry{}", shared.id());
@@ -529,8 +542,9 @@ fn affine_reduction(kind: &str, ty: &str) -> Option<(&'static str, &'static str)
         ("mins", "i64") => ("min", "9223372036854775807"),
         ("maxs", "i32") => ("max", "-2147483648"),
         ("mins", "i32") => ("min", "2147483647"),
-        ("ori", _) if !float => ("bitwise_or", "0"),
-        ("andi", _) if !float => ("bitwise_and", "-1"),
+        // Booleans have no atomic update the lowering can use.
+        ("ori", _) if !float && ty != "i1" => ("bitwise_or", "0"),
+        ("andi", _) if !float && ty != "i1" => ("bitwise_and", "-1"),
         _ => return None,
     })
 }
@@ -846,7 +860,7 @@ impl<'a> Sdfg<'a> {
             self.containers.insert(c.name.clone(), c.clone());
             return Ok(c.name);
         }
-        fail(at, "reads or writes a memref that is not a function argument or allocation (subviews and casts are not converted yet)")
+        fail(at, "reads or writes a memref that is neither a container nor a view of one the conversion follows (such as the base buffer of a strided argument, which the SDFG sees from its first element)")
     }
 
     /// The scalar container that holds `v` here, imported from the
@@ -972,14 +986,18 @@ impl<'a> Sdfg<'a> {
                     self.close(shared, &mut seq, &mut flow, &index, p)?;
                     let block = match op.name() {
                         "scf.if" | "affine.if" => self.conditional(shared, op)?,
-                        "scf.while" => self.while_loop(shared, op)?,
+                        "scf.while" => {
+                            let (name, text, entry) = self.while_loop(shared, op)?;
+                            seq.assign_before_next(shared, entry);
+                            (name, text)
+                        }
                         _ => self.for_loop(shared, op)?,
                     };
                     seq.push(block.0, block.1);
                     // Index results are read through symbols from here on.
                     let mut assignments = Vec::new();
                     for r in op.results() {
-                        if type_to_string(r.ty()) == "index" {
+                        if type_to_string(r.ty()) == "index" && !r.uses().is_empty() {
                             let container = self.scalars[&r].clone();
                             assignments.push(self.index_symbol(shared, r, &container));
                         }
@@ -1496,7 +1514,7 @@ impl<'a> Sdfg<'a> {
                 if let Some(node) = reads.get(container) {
                     return node.clone();
                 }
-                let node = format!("%a{}", shared.id());
+                let node = format!("%__a{}", shared.id());
                 flow.lines.push(format!(
                     "{node} = sdfg.access %{}{container} : {}\n",
                     self.prefix,
@@ -1512,7 +1530,7 @@ impl<'a> Sdfg<'a> {
                 if let Some((_, arg)) = inputs.iter().find(|(c, _)| c == container) {
                     return arg.clone();
                 }
-                let arg = format!("%m{}", shared.id());
+                let arg = format!("%__m{}", shared.id());
                 inputs.push((container.to_string(), arg.clone()));
                 arg
             }
@@ -1540,7 +1558,7 @@ impl<'a> Sdfg<'a> {
                 let cty = self.containers[container].ty();
                 let memlet = memlet(subset, dynamic, wcr);
                 flow.lines.push(format!(
-                    "%w{} = sdfg.access %{}{container} writes({operand}[{memlet}] : {ty}) : {cty}\n",
+                    "%__w{} = sdfg.access %{}{container} writes({operand}[{memlet}] : {ty}) : {cty}\n",
                     shared.id(),
                     self.prefix
                 ));
@@ -1781,7 +1799,7 @@ impl<'a> Sdfg<'a> {
         self.write_set.insert(dst.clone());
         flow.writes.insert(dst.clone());
         flow.lines.push(format!(
-            "%w{} = sdfg.access %{}{dst} writes({source}[{memlet}] : {}) : {}\n",
+            "%__w{} = sdfg.access %{}{dst} writes({source}[{memlet}] : {}) : {}\n",
             shared.id(),
             self.prefix,
             s.ty(),
@@ -2191,7 +2209,15 @@ impl<'a> Sdfg<'a> {
     ///   sdfg.loop @loopM cond "c" { ...after(f) -> w...  ...before(w) -> c, f... }
     /// }
     /// ```
-    fn while_loop(&mut self, shared: &mut Shared<'a>, op: Op<'a>) -> Result<'a, (String, String)> {
+    ///
+    /// Returns the region's name and text, and the assignments of the
+    /// carried indices' symbols for the edge into it.
+    #[allow(clippy::type_complexity)]
+    fn while_loop(
+        &mut self,
+        shared: &mut Shared<'a>,
+        op: Op<'a>,
+    ) -> Result<'a, (String, String, Vec<(String, String)>)> {
         let before_args = op.region_args(0);
         let after_args = op.region_args(1);
         let carried: Vec<String> = before_args
@@ -2200,7 +2226,9 @@ impl<'a> Sdfg<'a> {
             .collect();
         // Carried and forwarded indices are read through symbols: the
         // carried ones assigned before each evaluation of the "before"
-        // region, the forwarded ones at the start of each iteration.
+        // region (on the edge into the loop's region, which the caller
+        // makes, and at the end of each iteration), the forwarded ones at
+        // the start of each iteration.
         let mut entry = Vec::new();
         for (a, container) in before_args.iter().zip(&carried) {
             if type_to_string(a.ty()) == "index" {
@@ -2242,16 +2270,11 @@ impl<'a> Sdfg<'a> {
             .collect();
         let mut seq = Seq::default();
         seq.extend(self.region(shared, before, &before_results, Some(*condition))?);
-        if !entry.is_empty() {
-            seq.assign_at_start(shared, entry.clone());
-        }
         let mut body = self.region(shared, after, &after_results, Some(*yield_op))?;
         if !iteration.is_empty() {
             body.assign_at_start(shared, iteration);
         }
-        if !entry.is_empty() {
-            body.assign_after_last(entry);
-        }
+        body.assign_after_last(entry.clone());
         // The second copy of the "before" region computes its values again:
         // what the first copy kept in transients is stale there.
         let defined: HashSet<Val<'a>> = before
@@ -2259,7 +2282,9 @@ impl<'a> Sdfg<'a> {
             .flat_map(|o| std::iter::once(*o).chain(o.descendants()))
             .flat_map(|o| o.results())
             .collect();
+        // The symbols its indices were bound to are stale there too.
         self.scalars.retain(|v, _| !defined.contains(v));
+        self.exprs.retain(|v, _| !defined.contains(v));
         body.extend(self.region(shared, before, &before_results, Some(*condition))?);
         let name = format!("loop{}", shared.id());
         let text = format!(
@@ -2271,6 +2296,7 @@ impl<'a> Sdfg<'a> {
         Ok((
             region.clone(),
             format!("sdfg.region @{region} {{\n{}}}\n", seq.render(shared)),
+            entry,
         ))
     }
 
@@ -2443,14 +2469,15 @@ impl<'a> Sdfg<'a> {
                 .expect("scf.parallel has a terminator");
             for (k, init) in operands[3 * n..].iter().enumerate() {
                 let combiner = terminator.region_ops(k);
+                // Booleans have no atomic update the lowering can use.
                 let wcr = match combiner.as_slice() {
-                    [c, _] => wcr_of(c.name()),
+                    [c, _] if type_to_string(init.ty()) != "i1" => wcr_of(c.name()),
                     _ => None,
                 };
                 let Some(wcr) = wcr else {
                     return fail(
                         terminator,
-                        "reduces with a combiner that is not a sum, a product, a signed or NaN-propagating min or max, or a bitwise and, or or xor",
+                        "reduces with a combiner that is not a sum, a product, a signed or NaN-propagating min or max, or a bitwise and, or or xor, or reduces booleans",
                     );
                 };
                 reductions.push((Init::Value(*init), wcr));
@@ -2851,7 +2878,7 @@ impl<'a> Sdfg<'a> {
                     self.prefix,
                     c.ty()
                 ));
-                let node = format!("%a{}", shared.id());
+                let node = format!("%__a{}", shared.id());
                 map.lines.push(format!(
                     "{node} = sdfg.access %{}{container} writes({operand}[\"0\"] : {}) : {}\n",
                     self.prefix,

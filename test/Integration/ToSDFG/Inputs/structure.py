@@ -38,9 +38,15 @@ for program in sorted(folder.glob("*.mlir")):
         body = bodies[name]
         parallel = len(re.findall(r"= (scf|affine)\.parallel|^\s*(scf|affine)\.parallel", body, re.M))
         control = len(re.findall(r"\b(scf\.for|affine\.for|scf\.while|scf\.if|affine\.if)\b", body))
+        # A branch with an else region is two branches, a state each.
+        control += len(re.findall(r"\}\s*else\s*\{", body))
         # An scf.while is written as its "before" region, then a loop of its
         # "after" region and "before" again: three regions.
         control += 2 * len(re.findall(r"\bscf\.while\b", body))
+        # ... so the loops and branches of its "before" region count twice.
+        for before in re.findall(r"\bscf\.while\b(.*?)\}\s*do\s*\{", body, re.S):
+            control += len(re.findall(r"\b(scf\.for|affine\.for|scf\.if|affine\.if)\b", before))
+            control += len(re.findall(r"\}\s*else\s*\{", before))
         # A loop that carries an index reads it through a symbol, assigned
         # on the edge out of an empty state at the start of each iteration.
         control += len(re.findall(r"iter_args\([^)]*\)\s*->\s*\(?[^{]*\bindex\b", body))

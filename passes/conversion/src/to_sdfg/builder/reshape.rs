@@ -138,12 +138,14 @@ impl<'a> Sdfg<'a> {
 
     /// The container `source` is a view of, if its buffer is the
     /// container's elements in C order from its start (an allocation, an
-    /// argument without a layout), as `reinterpret_cast` and a base
-    /// buffer address them.
+    /// argument without a layout, a callee's parameter that is a whole
+    /// container), as `reinterpret_cast` and a base buffer address them. A
+    /// container with strides, even C order's, is a part of a buffer seen
+    /// from its first element (a strided argument, a callee's part of a
+    /// container), whose offset in the buffer the SDFG does not know.
     fn plain_buffer(&self, source: &Alias) -> Option<Container> {
         let c = self.containers.get(&source.container)?;
-        let c_order = c.strides.as_ref().is_none_or(|s| *s == c_order(&c.shape));
-        (c_order && !c.shape.is_empty()).then(|| c.clone())
+        (c.strides.is_none() && !c.shape.is_empty()).then(|| c.clone())
     }
 
     /// A reshaped view `view` passed to a call `op` as the callee's
