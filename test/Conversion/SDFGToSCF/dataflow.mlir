@@ -190,3 +190,35 @@ sdfg.sdfg @exit_copy_from_a_scalar(%A: !sdfg.array<f64 ["N"]> as "A", %B: !sdfg.
     %b = sdfg.access %B writes(%r["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
   }
 }
+
+// -----
+
+// Only the leading dimensions of a multi-dimensional map are parallel: up
+// to the first that is not a small constant; the others are sequential
+// loops inside, which OpenMP leaves alone and LLVM can vectorize.
+// CHECK-LABEL: func.func @leading_dimensions
+// CHECK: scf.parallel (%{{[^,]*}}) =
+// CHECK-NEXT: scf.for
+// CHECK-NOT: scf.parallel
+// CHECK: scf.parallel (%{{[^,]*}}, %{{[^,]*}}) =
+// CHECK-NEXT: scf.for
+sdfg.sdfg @leading_dimensions(%A: !sdfg.array<f64 ["N", "M"]> as "A", %B: !sdfg.array<f64 ["4", "N", "M"]> as "B") symbols {M = i64, N = i64} {
+  sdfg.state @s {
+    %r = sdfg.map "rows" ["i" = "0:N", "j" = "0:M"] outs("A" : !sdfg.array<f64 ["N", "M"]>) {
+      %t = sdfg.tasklet "one" outs("o" : f64) {
+        %c = arith.constant 1.0 : f64
+        sdfg.yield %c : f64
+      }
+      sdfg.exit ("A" = %t["i, j"] : f64)
+    }
+    %a = sdfg.access %A writes(%r["0:N, 0:M"] : !sdfg.array<f64 ["N", "M"]>) : !sdfg.array<f64 ["N", "M"]>
+    %q = sdfg.map "planes" ["k" = "0:4", "i" = "0:N", "j" = "0:M"] outs("B" : !sdfg.array<f64 ["4", "N", "M"]>) {
+      %t = sdfg.tasklet "two" outs("o" : f64) {
+        %c = arith.constant 2.0 : f64
+        sdfg.yield %c : f64
+      }
+      sdfg.exit ("B" = %t["k, i, j"] : f64)
+    }
+    %b = sdfg.access %B writes(%q["0:4, 0:N, 0:M"] : !sdfg.array<f64 ["4", "N", "M"]>) : !sdfg.array<f64 ["4", "N", "M"]>
+  }
+}

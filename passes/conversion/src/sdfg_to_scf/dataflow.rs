@@ -1164,6 +1164,7 @@ impl<'a> Function<'a, '_> {
         let mut highs = Vec::new();
         let mut steps = Vec::new();
         let mut normalized = Vec::new();
+        let mut extents = Vec::new();
         for (param, range) in params.iter().zip(&ranges) {
             let subset = parse_subset(range).map_err(|e| Failure {
                 op: map,
@@ -1183,6 +1184,11 @@ impl<'a> Function<'a, '_> {
                     ),
                 );
             }
+            extents.push(
+                Expr::ceildiv(&Expr::sub(&r.end, &r.start), &r.step)
+                    .as_int()
+                    .map(|n| n.max(0)),
+            );
             if r.step.as_int().is_some_and(|s| s > 0) {
                 lows.push(self.emit_int(map, &inner_env, &r.start)?);
                 highs.push(self.emit_int(map, &inner_env, &r.end)?);
@@ -1202,21 +1208,27 @@ impl<'a> Function<'a, '_> {
             }
         }
         let ivs: Vec<String> = params.iter().map(|_| self.body.fresh()).collect();
-        if is_parallel {
+        // The leading dimensions of a parallel map are one parallel loop
+        // (OpenMP's), the others sequential loops inside it.
+        let split = if is_parallel {
+            parallel_dimensions(&extents)
+        } else {
+            0
+        };
+        if split > 0 {
             self.body.open(format!(
                 "scf.parallel ({}) = ({}) to ({}) step ({})",
-                ivs.join(", "),
-                lows.join(", "),
-                highs.join(", "),
-                steps.join(", ")
+                ivs[..split].join(", "),
+                lows[..split].join(", "),
+                highs[..split].join(", "),
+                steps[..split].join(", ")
             ));
-        } else {
-            for (i, iv) in ivs.iter().enumerate() {
-                self.body.open(format!(
-                    "scf.for {iv} = {} to {} step {}",
-                    lows[i], highs[i], steps[i]
-                ));
-            }
+        }
+        for (i, iv) in ivs.iter().enumerate().skip(split) {
+            self.body.open(format!(
+                "scf.for {iv} = {} to {} step {}",
+                lows[i], highs[i], steps[i]
+            ));
         }
         for ((param, iv), norm) in params.iter().zip(&ivs).zip(&normalized) {
             let value = match norm {
@@ -1237,12 +1249,11 @@ impl<'a> Function<'a, '_> {
             parallel.to_vec()
         };
         self.lower_scope_body(map, &mut inner_env, &inner_parallel)?;
-        if is_parallel {
+        for _ in &ivs[split..] {
             self.body.close("");
-        } else {
-            for _ in &ivs {
-                self.body.close("");
-            }
+        }
+        if split > 0 {
+            self.body.close("");
         }
         for r in map.results() {
             self.values.insert(r, Lowered::Written);
@@ -1697,6 +1708,26 @@ impl<'a> Function<'a, '_> {
         }
         fail(nested, "an output reaches no data")
     }
+}
+
+/// How many leading dimensions of a parallel map, of iteration counts
+/// `extents` (`None` where symbolic), go into its parallel loop: up to the
+/// first that is not a small constant, so that the loop has enough
+/// iterations to share where the leading extents are constants. OpenMP
+/// collapses a multi-dimensional parallel loop into one whose indices take
+/// a division and a remainder per iteration, which also keeps the
+/// innermost loop from being vectorized; DaCe's OpenMP maps likewise
+/// parallelize their outermost dimension (`collapse` 1).
+fn parallel_dimensions(extents: &[Option<i64>]) -> usize {
+    const ENOUGH: i64 = 64;
+    let mut product = 1i64;
+    for (d, extent) in extents.iter().enumerate() {
+        match extent {
+            Some(n) if product.saturating_mul(*n) < ENOUGH => product *= n,
+            _ => return d + 1,
+        }
+    }
+    extents.len()
 }
 
 /// For a view node without a `bind` edge: the access node it is written
