@@ -485,6 +485,26 @@ pub fn dictionary_entries<'a>(attr: MlirAttribute) -> Vec<(&'a str, MlirAttribut
     }
 }
 
+/// The strides and offset of a memref type with a strided layout (`None`
+/// where dynamic); `None` for other types and layouts.
+pub fn memref_strides_and_offset(ty: MlirType) -> Option<(Vec<Option<i64>>, Option<i64>)> {
+    // SAFETY: the type is live; the strides are read only from a memref,
+    // into a buffer of its rank.
+    unsafe {
+        if !mlirTypeIsAMemRef(ty) {
+            return None;
+        }
+        let rank = mlirShapedTypeGetRank(ty).max(0) as usize;
+        let mut strides = vec![0i64; rank];
+        let mut offset = 0i64;
+        if mlirMemRefTypeGetStridesAndOffset(ty, strides.as_mut_ptr(), &mut offset).value == 0 {
+            return None;
+        }
+        let known = |v: i64| (!mlirShapedTypeIsDynamicStrideOrOffset(v)).then_some(v);
+        Some((strides.into_iter().map(known).collect(), known(offset)))
+    }
+}
+
 /// Prints a type as MLIR does.
 pub fn type_to_string(ty: MlirType) -> String {
     print_with(|cb, data| unsafe { mlirTypePrint(ty, cb, data) })

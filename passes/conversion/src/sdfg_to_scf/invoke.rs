@@ -228,12 +228,7 @@ fn from_first_element(
     elem: &str,
     rank: i64,
 ) -> std::result::Result<String, String> {
-    let mut strides = vec![0i64; rank as usize];
-    let mut offset = 0i64;
-    // SAFETY: the type is a ranked memref of rank `rank`.
-    let strided =
-        unsafe { mlirMemRefTypeGetStridesAndOffset(t, strides.as_mut_ptr(), &mut offset).value };
-    if strided == 0 {
+    if sdfg_dialect::ir::memref_strides_and_offset(t).is_none() {
         return Err(format!("{ty} has a layout that is not strided"));
     }
     let Some(llvm) = llvm_element(elem) else {

@@ -116,6 +116,11 @@ impl Container {
         ty
     }
 
+    /// The strides, C order's where none are given.
+    pub fn layout_strides(&self) -> Vec<Expr> {
+        self.strides.clone().unwrap_or_else(|| c_order(&self.shape))
+    }
+
     /// The subset of every element.
     pub fn full(&self) -> String {
         if self.shape.is_empty() {
@@ -585,26 +590,6 @@ pub(super) fn has_layout(ty: MlirType) -> bool {
     }
 }
 
-/// The strides and offset of a memref type with a strided layout (`None`
-/// where dynamic); `None` for other layouts.
-pub(super) fn strides_and_offset(ty: MlirType) -> Option<(Vec<Option<i64>>, Option<i64>)> {
-    // SAFETY: the type is live; the strides are read only from a memref,
-    // into a buffer of its rank.
-    unsafe {
-        if !mlirTypeIsAMemRef(ty) {
-            return None;
-        }
-        let rank = mlirShapedTypeGetRank(ty).max(0) as usize;
-        let mut strides = vec![0i64; rank];
-        let mut offset = 0i64;
-        if mlirMemRefTypeGetStridesAndOffset(ty, strides.as_mut_ptr(), &mut offset).value == 0 {
-            return None;
-        }
-        let known = |v: i64| (!mlirShapedTypeIsDynamicStrideOrOffset(v)).then_some(v);
-        Some((strides.into_iter().map(known).collect(), known(offset)))
-    }
-}
-
 /// [`memref_shape`] of a memref of any layout (a callee's parameter that
 /// receives a part of a container, whose strides come from the caller; a
 /// strided argument, whose strides its container carries).
@@ -655,7 +640,7 @@ fn zero(ty: &str) -> Option<String> {
 }
 
 /// The strides of a C-order array of `shape`.
-pub(super) fn c_order(shape: &[Expr]) -> Vec<Expr> {
+fn c_order(shape: &[Expr]) -> Vec<Expr> {
     let mut strides = vec![Expr::int(1); shape.len()];
     for d in (0..shape.len().saturating_sub(1)).rev() {
         strides[d] = Expr::mul(&strides[d + 1], &shape[d + 1]);
@@ -909,18 +894,24 @@ impl<'a> Sdfg<'a> {
                 format!("a value of type {elem} cannot be kept in an SDFG container"),
             );
         }
+        Ok(self.scalar_transient(shared, base, elem))
+    }
+
+    /// A new transient scalar of elements `elem`, named after `base`.
+    fn scalar_transient(&mut self, shared: &mut Shared<'a>, base: &str, elem: String) -> String {
         let name = shared.fresh(base);
-        Ok(self.transient(Container {
+        self.transient(Container {
             name,
             elem,
             shape: Vec::new(),
             strides: None,
-        }))
+        })
     }
 
-    /// A transient scalar for `v`, carried by a loop or yielded by a branch:
-    /// for an index, an index scalar that code after it reads through a
-    /// symbol assigned from it ([`Self::index_symbol`]).
+    /// A transient scalar for `v`, which code in later states reads (kept
+    /// from a state, carried by a loop, yielded by a branch): for an index,
+    /// an index scalar read through a symbol assigned from it
+    /// ([`Self::index_symbol`]).
     fn carried_scalar(
         &mut self,
         shared: &mut Shared<'a>,
@@ -931,13 +922,7 @@ impl<'a> Sdfg<'a> {
         if type_to_string(v.ty()) != "index" {
             return self.scalar_for(shared, at, v, base);
         }
-        let name = shared.fresh(base);
-        Ok(self.transient(Container {
-            name,
-            elem: "index".into(),
-            shape: Vec::new(),
-            strides: None,
-        }))
+        Ok(self.scalar_transient(shared, base, "index".into()))
     }
 
     /// Binds the index `v`, held in the index scalar `container`, to a new
@@ -1136,17 +1121,7 @@ impl<'a> Sdfg<'a> {
             // that leaves the state, as DaCe writes `n = A[i]` before a
             // loop `for j in range(n)`.
             let symbolic = type_to_string(v.ty()) == "index";
-            let name = if symbolic {
-                let name = shared.fresh("v");
-                self.transient(Container {
-                    name,
-                    elem: "index".into(),
-                    shape: Vec::new(),
-                    strides: None,
-                })
-            } else {
-                self.scalar_for(shared, at, v, "v")?
-            };
+            let name = self.carried_scalar(shared, at, v, "v")?;
             let mut slice = Slice::default();
             self.gather(&mut slice, flow, at, v)?;
             slice.outputs.push((v, name.clone(), "0".into(), None));
@@ -1156,10 +1131,7 @@ impl<'a> Sdfg<'a> {
         for (v, name, slice, symbolic) in kept {
             self.write_statement(shared, flow, slice)?;
             if symbolic {
-                let symbol = shared.fresh(&format!("{name}_sym"));
-                self.locals.insert(symbol.clone());
-                self.bind_expr(v, Expr::symbol(&symbol));
-                assignments.push((symbol, name));
+                assignments.push(self.index_symbol(shared, v, &name));
             } else {
                 self.scalars.insert(v, name);
             }
@@ -1686,7 +1658,7 @@ impl<'a> Sdfg<'a> {
                 ),
             };
         if let Some(reshape) = &source.reshape {
-            let alias = reshape.subview(&source, offsets, sizes, strides, &dropped);
+            let alias = reshape.subview(offsets, sizes, strides, &dropped);
             self.aliases.insert(result, alias);
             return Ok(());
         }
@@ -1879,7 +1851,7 @@ impl<'a> Sdfg<'a> {
                 let (sizes, subset, strides) = match self.aliases.get(&operand).cloned() {
                     Some(alias) => {
                         let c = &self.containers[&outer];
-                        let base = c.strides.clone().unwrap_or_else(|| c_order(&c.shape));
+                        let base = c.layout_strides();
                         let mut strides = Vec::new();
                         for (k, d) in alias.dims.iter().enumerate() {
                             let stride = Expr::mul(&base[*d], &alias.strides[*d]);

@@ -239,7 +239,8 @@ fn convert_module(module: Op<'_>, named: Option<&[String]>) -> std::result::Resu
         None => {
             for f in &funcs {
                 let unstrided = f.region_args(0).into_iter().position(|a| {
-                    builder::has_layout(a.ty()) && builder::strides_and_offset(a.ty()).is_none()
+                    builder::has_layout(a.ty())
+                        && sdfg_dialect::ir::memref_strides_and_offset(a.ty()).is_none()
                 });
                 match callees(*f)
                     .into_iter()
@@ -645,12 +646,14 @@ fn strided_argument<'a>(
     wrapper: &mut Vec<String>,
     bindings: &mut HashMap<String, String>,
 ) -> std::result::Result<(), String> {
-    let Some((strides, _)) = builder::strides_and_offset(arg.ty()) else {
+    let Some((strides, _)) = sdfg_dialect::ir::memref_strides_and_offset(arg.ty()) else {
         return Err("its layout is not strided, which is not converted".into());
     };
     let rank = strides.len();
     let name = container.name.clone();
-    let k = name.trim_start_matches("arg");
+    let Some((_, k)) = arg.block_arg() else {
+        return Err("is not an argument".into());
+    };
     let mut symbolic = Vec::new();
     for (d, stride) in strides.iter().enumerate() {
         symbolic.push(match stride {

@@ -37,7 +37,7 @@ use std::collections::{BTreeSet, HashMap};
 use sdfg_dialect::ir::{array_elements, Op, Val};
 use sdfg_symbolic::Expr;
 
-use super::{c_order, memref_shape_any_layout, Alias, Container, Flow, Sdfg, Shared};
+use super::{memref_shape_any_layout, Alias, Container, Flow, Sdfg, Shared};
 use crate::to_sdfg::{fail, values::int_attr, Result};
 
 /// A reshaped view: the view it reshapes, and that view's indices as
@@ -63,16 +63,27 @@ impl Reshape {
             .collect();
         self.indices.iter().map(|e| e.substitute(&map)).collect()
     }
-}
 
-impl Reshape {
-    /// The subview of the reshaped view `view` (this its reshape) at
+    /// The view of `sizes` whose element `i` is `source`'s at
+    /// `indices` (expressions of the placeholders); `partial` where it
+    /// has fewer elements than `source`.
+    fn view(source: Alias, sizes: Vec<Expr>, indices: Vec<Expr>, partial: bool) -> Alias {
+        let mut alias = source.clone();
+        alias.sizes = sizes;
+        alias.reshape = Some(Box::new(Reshape {
+            source,
+            indices,
+            partial,
+        }));
+        alias
+    }
+
+    /// The subview of the reshaped view this is the reshape of, at
     /// `offsets`, `sizes` and `strides`, without the dimensions `dropped`:
     /// a reshape of the same source whose indices are this one's at
     /// `offset + stride * index`.
     pub(super) fn subview(
         &self,
-        view: &Alias,
         offsets: &[Expr],
         sizes: &[Expr],
         strides: &[Expr],
@@ -94,14 +105,8 @@ impl Reshape {
             };
             map.insert(placeholder(k), at);
         }
-        let mut alias = view.clone();
-        alias.sizes = new_sizes;
-        alias.reshape = Some(Box::new(Reshape {
-            source: self.source.clone(),
-            indices: self.indices.iter().map(|e| e.substitute(&map)).collect(),
-            partial: true,
-        }));
-        alias
+        let indices = self.indices.iter().map(|e| e.substitute(&map)).collect();
+        Reshape::view(self.source.clone(), new_sizes, indices, true)
     }
 }
 
@@ -174,7 +179,7 @@ impl<'a> Sdfg<'a> {
             );
         }
         let c = &self.containers[&source.container];
-        let base = c.strides.clone().unwrap_or_else(|| c_order(&c.shape));
+        let base = c.layout_strides();
         let mut count = 0;
         let mut symbol = |e: &Expr| -> Expr {
             if e.as_int().is_some() {
@@ -209,18 +214,13 @@ impl<'a> Sdfg<'a> {
             shape: shape.clone(),
             strides: Some(strides),
         });
+        let indices = reshape
+            .indices
+            .iter()
+            .map(|e| e.substitute(&rename))
+            .collect();
         let whole = Alias::whole(name.to_string(), shape);
-        let mut alias = whole.clone();
-        alias.sizes = sizes;
-        alias.reshape = Some(Box::new(Reshape {
-            source: whole,
-            indices: reshape
-                .indices
-                .iter()
-                .map(|e| e.substitute(&rename))
-                .collect(),
-            partial: reshape.partial,
-        }));
+        let alias = Reshape::view(whole, sizes, indices, reshape.partial);
         inner.aliases.insert(param, alias);
         Ok(source.subset())
     }
@@ -306,13 +306,8 @@ impl<'a> Sdfg<'a> {
                 Expr::add(&acc, &Expr::mul(s, &Expr::symbol(&placeholder(k))))
             });
         let whole = Alias::whole(c.name.clone(), c.shape.clone());
-        let mut alias = whole.clone();
-        alias.sizes = sizes.clone();
-        alias.reshape = Some(Box::new(Reshape {
-            source: whole,
-            indices: Expr::unravel(&linear, &c.shape),
-            partial: true,
-        }));
+        let indices = Expr::unravel(&linear, &c.shape);
+        let alias = Reshape::view(whole, sizes.clone(), indices, true);
         self.aliases.insert(op.results()[0], alias);
         Ok(())
     }
@@ -351,7 +346,7 @@ impl<'a> Sdfg<'a> {
             );
         }
         let c = &self.containers[&source.container];
-        let steps = c.strides.clone().unwrap_or_else(|| c_order(&c.shape));
+        let steps = c.layout_strides();
         let offset = (0..source.offsets.len()).fold(Expr::int(0), |acc, d| {
             Expr::add(&acc, &Expr::mul(&source.offsets[d], &steps[d]))
         });
@@ -386,14 +381,9 @@ impl<'a> Sdfg<'a> {
     fn base_buffer(&mut self, base: Val<'a>, source: &Alias) {
         if let Some(c) = self.plain_buffer(source) {
             let whole = Alias::whole(c.name.clone(), c.shape.clone());
-            let mut view = whole.clone();
-            view.sizes = Vec::new();
-            view.reshape = Some(Box::new(Reshape {
-                indices: vec![Expr::int(0); c.shape.len()],
-                source: whole,
-                partial: true,
-            }));
-            self.aliases.insert(base, view);
+            let first = vec![Expr::int(0); c.shape.len()];
+            self.aliases
+                .insert(base, Reshape::view(whole, Vec::new(), first, true));
         }
     }
 
@@ -470,16 +460,10 @@ impl<'a> Sdfg<'a> {
                 }
             }
         }
-        let mut alias = source.clone();
-        alias.sizes = sizes;
         // A reshape of a partial view is as partial.
         let partial = source.reshape.as_ref().is_some_and(|r| r.partial);
-        alias.reshape = Some(Box::new(Reshape {
-            source,
-            indices,
-            partial,
-        }));
-        self.aliases.insert(result, alias);
+        self.aliases
+            .insert(result, Reshape::view(source, sizes, indices, partial));
         Ok(())
     }
 }
