@@ -25,62 +25,11 @@ func.func @unstrided_argument(%x: memref<8xf64, affine_map<(i) -> (i floordiv 2)
 
 // -----
 
-// expected-error @+1 {{has unstructured control flow (several blocks), which is not converted; raise it to scf first}}
-func.func @blocks(%c: i1) {
-  cf.cond_br %c, ^a, ^b
-^a:
-  return
-^b:
-  return
-}
-
-// -----
-
 // A returned memref must be an argument or an allocation of the body.
 func.func @memref_result(%x: memref<8xf64>) -> memref<4xf64, strided<[1], offset: 2>> {
   %a = memref.subview %x[2] [4] [1] : memref<8xf64> to memref<4xf64, strided<[1], offset: 2>>
   // expected-error @+1 {{returns a memref<4xf64, strided<[1], offset: 2>> that is neither an argument nor allocated in the function body, which is not converted yet}}
   return %a : memref<4xf64, strided<[1], offset: 2>>
-}
-
-// -----
-
-func.func @custom_combiner(%x: memref<?xf64>) -> f64 {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %z = arith.constant 0.0 : f64
-  %n = memref.dim %x, %c0 : memref<?xf64>
-  %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%z) -> f64 {
-    %v = memref.load %x[%i] : memref<?xf64>
-    // expected-error @+1 {{reduces with a combiner that is not a sum, a product, a signed or NaN-propagating min or max, or a bitwise and, or or xor, or reduces booleans}}
-    scf.reduce(%v : f64) {
-    ^bb0(%a: f64, %b: f64):
-      %p = arith.mulf %a, %b : f64
-      %r = arith.addf %p, %a : f64
-      scf.reduce.return %r : f64
-    }
-  }
-  return %s : f64
-}
-
-// -----
-
-// A WCR's max is signed: an unsigned max has none.
-func.func @unsigned_max(%x: memref<?xi64>) -> i64 {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %z = arith.constant 0 : i64
-  %n = memref.dim %x, %c0 : memref<?xi64>
-  %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%z) -> i64 {
-    %v = memref.load %x[%i] : memref<?xi64>
-    // expected-error @+1 {{reduces with a combiner that is not a sum, a product, a signed or NaN-propagating min or max, or a bitwise and, or or xor, or reduces booleans}}
-    scf.reduce(%v : i64) {
-    ^bb0(%a: i64, %b: i64):
-      %r = arith.maxui %a, %b : i64
-      scf.reduce.return %r : i64
-    }
-  }
-  return %s : i64
 }
 
 // -----
