@@ -257,6 +257,30 @@ impl Container {
     pub fn rank(&self) -> usize {
         self.shape.len().max(1)
     }
+
+    /// The container type `ty` with its storage set to `storage`; `None`
+    /// where `ty` is not an array, view, reference, scalar or stream.
+    pub fn with_storage(ty: MlirType, storage: Storage) -> Option<MlirType> {
+        // SAFETY: the accessors check the type's kind; the constructor
+        // returns a null type for parameters it does not accept.
+        let new = unsafe {
+            let kind = ffi::sdfgContainerKind(ty);
+            if !(1..=5).contains(&kind) {
+                return None;
+            }
+            ffi::sdfgContainerTypeGet(
+                mlir_sys::mlirTypeGetContext(ty),
+                kind,
+                ffi::sdfgContainerElementType(ty),
+                ffi::sdfgContainerShape(ty),
+                ffi::sdfgContainerStrides(ty),
+                ffi::sdfgContainerOffset(ty),
+                storage.0,
+                ffi::sdfgStreamBuffer(ty),
+            )
+        };
+        (!new.ptr.is_null()).then_some(new)
+    }
 }
 
 /// A memlet: what one dataflow edge moves.

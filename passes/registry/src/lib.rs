@@ -43,6 +43,7 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_transforms::maps::fusion::REGISTRATION,
     &sdfg_transforms::loop_to_map::REGISTRATION,
     &sdfg_transforms::auto_optimize::REGISTRATION,
+    &sdfg_transforms::fpga_transform::REGISTRATION,
     &sdfg_conversion::sdfg_to_scf::REGISTRATION,
     &sdfg_conversion::to_sdfg::REGISTRATION,
     &sdfg_conversion::sdfg_to_gpu::REGISTRATION,

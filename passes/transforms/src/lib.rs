@@ -17,6 +17,7 @@ pub mod constant_propagation;
 pub mod dead_dataflow_elimination;
 pub mod dead_state_elimination;
 pub mod expand_library;
+pub mod fpga_transform;
 pub mod inline_multistate;
 pub mod inline_sdfgs;
 pub mod loop_raising;
@@ -29,6 +30,7 @@ pub mod remove_unused_symbols;
 pub mod scalar_to_symbol;
 pub mod simplify;
 pub mod state_fusion;
+pub mod storage;
 pub mod trivial_tasklet;
 pub mod view_elimination;
 
