@@ -62,6 +62,8 @@ pub static TRANSLATIONS_FROM_MLIR: &[&TranslationFromMlir] = &[
     &sdfg_target_dot::TRANSLATION,
     &sdfg_target_dace::export::TRANSLATION,
     &sdfg_target_dace::export::TRANSLATION_COMPRESSED,
+    &sdfg_target_hls::TRANSLATION,
+    &sdfg_target_hls::TESTBENCH,
 ];
 
 /// Every Rust translation to MLIR.
