@@ -49,3 +49,14 @@ config.substitutions.append(
         "--convert-cf-to-llvm --convert-func-to-llvm --reconcile-unrealized-casts",
     )
 )
+
+# The headers the code of --emit-hls and --emit-hls-testbench compiles
+# against with g++ (C simulation), and the g++ line the HLS tests use.
+hls_include = os.path.join(repo_root, "passes", "target", "hls", "include")
+config.substitutions.append(("%hls_include", hls_include))
+config.substitutions.append(
+    (
+        "%hls_cxx",
+        "g++ -std=c++14 -Wall -Wextra -Werror -Wno-unknown-pragmas -O1 -pthread -I " + hls_include,
+    )
+)

@@ -5,7 +5,7 @@
 //! chain that produced a module ([`history`]), what one iteration
 //! of a loop touches ([`iterations`]), and memlet
 //! propagation through scopes and nested SDFGs as `sdfg-propagate-memlets`
-//! ([`propagate`]).
+//! ([`propagate`]), and the symbols an SDFG defines or reads ([`symbols`]).
 //!
 //! Analyses depend on the dialect and the core libraries only: never on
 //! transformations, conversions, translations or the execution engine, so
@@ -18,4 +18,5 @@ pub mod graph;
 pub mod history;
 pub mod iterations;
 pub mod propagate;
+pub mod symbols;
 pub mod validate;

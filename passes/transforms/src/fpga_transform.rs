@@ -137,8 +137,10 @@ pub fn fpga_transform(sdfg: Op<'_>) -> Result<(), Refusal> {
     };
 
     // Device copies of the array arguments the kernel uses.
+    // (Each allocation goes first: made in reverse, they are in the
+    // arguments' order.)
     let mut copies = Vec::new();
-    for (k, arg) in sdfg.region_args(0).into_iter().enumerate() {
+    for (k, arg) in sdfg.region_args(0).into_iter().enumerate().rev() {
         let used: Vec<Op<'_>> = arg
             .uses()
             .into_iter()
@@ -164,8 +166,11 @@ pub fn fpga_transform(sdfg: Op<'_>) -> Result<(), Refusal> {
         set_storage(device, storage("FPGA_Global")).map_err(Refusal::Failed)?;
         copies.push((arg, device, written));
     }
+    copies.reverse();
 
-    // Kernel transients.
+    // Kernel transients. A scalar that control flow reads by name stays
+    // where it is: the host decides the kernel's control flow.
+    let control = control_flow_names(sdfg);
     for alloc in sdfg
         .region_ops(0)
         .into_iter()
@@ -181,7 +186,9 @@ pub fn fpga_transform(sdfg: Op<'_>) -> Result<(), Refusal> {
         let in_scopes = value.uses().iter().all(|(user, _)| {
             user.ancestor("sdfg.map").is_some() || user.ancestor("sdfg.consume").is_some()
         });
+        let name = alloc.str_attr("name").unwrap_or_default();
         let target = match container.kind {
+            ContainerKind::Scalar if control.contains(name) => continue,
             ContainerKind::Scalar => "FPGA_Registers",
             ContainerKind::Array | ContainerKind::Stream if in_scopes => "FPGA_Local",
             ContainerKind::Array => "FPGA_Global",
@@ -190,15 +197,23 @@ pub fn fpga_transform(sdfg: Op<'_>) -> Result<(), Refusal> {
         set_storage(value, storage(target)).map_err(Refusal::Failed)?;
     }
 
-    // Outermost scopes run on the device.
+    // Outermost scopes run on the device; so do the tasklets outside
+    // scopes, each in a map of one iteration (DaCe runs them in the
+    // kernel's nested SDFG).
     let device = Schedule::from_name("FPGA_Device").unwrap_or_default();
     for state in std::iter::once(kernel)
         .chain(kernel.descendants())
         .filter(|o| o.is("sdfg.state") && o.ancestor("sdfg.sdfg") == Some(sdfg))
     {
-        for scope in state.region_ops(0) {
-            if scope.is("sdfg.map") || scope.is("sdfg.consume") {
-                scope.set_attr("schedule", rewrite::schedule_attr(scope, device));
+        for node in state.region_ops(0) {
+            match node.name() {
+                "sdfg.map" | "sdfg.consume" | "sdfg.nested" | "sdfg.library" => {
+                    node.set_attr("schedule", rewrite::schedule_attr(node, device))
+                }
+                "sdfg.tasklet" => {
+                    wrap_in_map(node, device).map_err(Refusal::Failed)?;
+                }
+                _ => {}
             }
         }
     }
@@ -242,6 +257,17 @@ fn check_applies(sdfg: Op<'_>) -> Result<(), Refusal> {
             return refuse(
                 "it returns from inside its control flow, which would skip the copies back".into(),
             );
+        }
+    }
+    let control = control_flow_names(sdfg);
+    for value in sdfg_dialect::containers(sdfg) {
+        let is_array =
+            Container::from_type(value.ty()).is_some_and(|c| c.kind != ContainerKind::Scalar);
+        let name = container_name(value).unwrap_or_default();
+        if is_array && control.contains(&name) {
+            return refuse(format!(
+                "control flow reads array '{name}', which would move to device memory"
+            ));
         }
     }
     let values = sdfg.region_args(0).into_iter().chain(
@@ -319,4 +345,106 @@ fn copy<'a>(state: Op<'a>, from: Val<'a>, to: Val<'a>) -> Result<(), Refusal> {
     )
     .ok_or_else(failed)?;
     Ok(())
+}
+
+/// Puts the tasklet `tasklet`, which reads access nodes and writes access
+/// nodes only, into a new map of one iteration scheduled `schedule`: the
+/// map takes over the tasklet's memlets on both sides.
+///
+/// ```mlir
+/// %t = sdfg.tasklet "f" ins("a" = %x["0"] : ...) outs("b" : f64) {...}
+/// %y = sdfg.access %Y writes(%t["0"] : ...)
+/// // becomes
+/// %m = sdfg.map "f_map" ["__fpga_i" = "0:1"] schedule FPGA_Device
+///        ins("a" = %x["0"] : ...) outs("b" : <Y's type>) {
+/// ^bb0(%xa: ...):
+///   %t = sdfg.tasklet "f" ins("a" = %xa["0"] : ...) outs("b" : f64) {...}
+///   sdfg.exit ("b" = %t["0"] : f64)
+/// }
+/// %y = sdfg.access %Y writes(%m["0"] : ...)
+/// ```
+pub fn wrap_in_map(tasklet: Op<'_>, schedule: Schedule) -> Result<(), String> {
+    let ctx = tasklet.context();
+    let inputs = tasklet.operand_segment(0);
+    let after = tasklet.operand_segment(1);
+    let label = tasklet.str_attr("label").unwrap_or("tasklet").to_string();
+    if inputs
+        .iter()
+        .any(|v| !v.defining_op().is_some_and(|d| d.is("sdfg.access")))
+    {
+        return Err(format!(
+            "tasklet '{label}' reads something other than an access node"
+        ));
+    }
+    let mut out_types = Vec::new();
+    let mut exit_memlets = Vec::new();
+    for result in tasklet.results() {
+        let uses = result.uses();
+        let [(user, operand)] = uses.as_slice() else {
+            return Err(format!(
+                "an output of tasklet '{label}' does not go to exactly one access node"
+            ));
+        };
+        let memlet = sdfg_dialect::memlet_at(*user, *operand)
+            .filter(|_| user.is("sdfg.access"))
+            .ok_or_else(|| {
+                format!("an output of tasklet '{label}' does not go to an access node")
+            })?;
+        out_types.push(user.operands()[0].ty());
+        exit_memlets.push(memlet.to_attr(ctx));
+    }
+    let operands: Vec<Val<'_>> = inputs.iter().chain(&after).copied().collect();
+    let segments = rewrite::segment_sizes(tasklet, &[inputs.len() as i32, 0, after.len() as i32]);
+    let mut attributes = vec![
+        ("label", rewrite::str_attr(tasklet, &format!("{label}_map"))),
+        ("params", rewrite::str_array_attr(tasklet, &["__fpga_i"])),
+        ("ranges", rewrite::str_array_attr(tasklet, &["0:1"])),
+        ("operandSegmentSizes", segments),
+        ("schedule", rewrite::schedule_attr(tasklet, schedule)),
+    ];
+    for name in ["in_memlets", "in_names", "out_names"] {
+        if let Some(attr) = tasklet.attr(name) {
+            attributes.push((name, attr));
+        }
+    }
+    let arg_types: Vec<_> = inputs.iter().map(|v| v.ty()).collect();
+    let map = rewrite::create_op_before(
+        tasklet,
+        "sdfg.map",
+        &operands,
+        &attributes,
+        &out_types,
+        Some(&arg_types),
+    )
+    .ok_or("the map could not be made")?;
+    for (old, new) in tasklet.results().into_iter().zip(map.results()) {
+        rewrite::replace_all_uses(old, new);
+    }
+    rewrite::move_to_end(tasklet, map);
+    rewrite::set_operand_segments(tasklet, &[map.region_args(0), Vec::new()]);
+    let exit_attributes = [
+        ("memlets", array_of(ctx, &exit_memlets)),
+        (
+            "names",
+            tasklet
+                .attr("out_names")
+                .unwrap_or_else(|| rewrite::str_array_attr(tasklet, &[])),
+        ),
+    ];
+    rewrite::create_op_at_end(map, "sdfg.exit", &tasklet.results(), &exit_attributes, &[])
+        .ok_or("the map's exit could not be made")?;
+    Ok(())
+}
+
+/// The names that conditions, assignments and loop bounds of `sdfg`'s own
+/// control flow read.
+fn control_flow_names(sdfg: Op<'_>) -> std::collections::HashSet<String> {
+    sdfg.descendants()
+        .into_iter()
+        .filter(|o| {
+            matches!(o.name(), "sdfg.edge" | "sdfg.loop" | "sdfg.branch")
+                && crate::enclosing_sdfg(*o) == Some(sdfg)
+        })
+        .flat_map(crate::mentioned_names_of)
+        .collect()
 }

@@ -86,7 +86,8 @@ use sdfg_symbolic::{parse, parse_subset, Expr, Range, Subset};
 pub use sdfg_dialect::layout::Elem;
 
 use by_ref::Rewrite;
-use control::{defined_symbols, symbol_is_read, Jumps};
+use control::Jumps;
+use sdfg_analysis::symbols::{defined_symbols, symbol_is_read};
 use text::{Body, DataReader, IndexEmitter};
 use types::{convert, layout, memref_type, Data, Layout};
 

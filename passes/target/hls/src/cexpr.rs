@@ -134,6 +134,9 @@ pub struct CEmitter<'n> {
     /// Maps a symbol (or scope parameter) to its C++ name; `None` for
     /// names that are not defined where the expression is.
     pub lookup: &'n dyn Fn(&str) -> Option<String>,
+    /// Reads an element of data (`A[i, j]`, the indices as C++) as a C++
+    /// expression; `None` for data not defined where the expression is.
+    pub arrays: Option<&'n dyn Fn(&str, &[String]) -> Option<String>>,
     /// Every symbol read.
     pub used: BTreeSet<String>,
 }
@@ -143,8 +146,15 @@ impl<'n> CEmitter<'n> {
     pub fn new(lookup: &'n dyn Fn(&str) -> Option<String>) -> Self {
         CEmitter {
             lookup,
+            arrays: None,
             used: BTreeSet::new(),
         }
+    }
+
+    /// The emitter, reading data elements through `arrays`.
+    pub fn with_arrays(mut self, arrays: &'n dyn Fn(&str, &[String]) -> Option<String>) -> Self {
+        self.arrays = Some(arrays);
+        self
     }
 
     /// `expr` as a C++ integer expression.
@@ -260,9 +270,11 @@ impl Emitter for CEmitter<'_> {
         }
     }
 
-    fn subscript(&mut self, name: &str, _args: Vec<String>) -> Result<String, String> {
-        Err(format!(
-            "the expression reads data (`{name}[...]`), which the HLS emitter does not do yet"
-        ))
+    fn subscript(&mut self, name: &str, args: Vec<String>) -> Result<String, String> {
+        self.arrays
+            .and_then(|read| read(name, &args))
+            .ok_or_else(|| {
+                format!("the expression reads `{name}[...]`, which is not data of this SDFG")
+            })
     }
 }

@@ -25,7 +25,7 @@
 //! writes runs them as a `DATAFLOW` region; otherwise they run in order.
 
 use crate::cexpr::{element_type, identifier, CEmitter};
-use crate::tasklet::{Body, LocalArray};
+use crate::tasklet::{Body, Window};
 use sdfg_dialect::ir::{type_to_string, Op, Val};
 use sdfg_dialect::layout::{layout, Layout};
 use sdfg_dialect::{
@@ -118,6 +118,8 @@ enum Home {
     Pointer,
     /// Host memory: not accessible to the kernel.
     Host,
+    /// A nested SDFG's scalar argument: this lvalue of the outer data.
+    Alias(String),
 }
 
 #[derive(Clone, Debug)]
@@ -128,6 +130,11 @@ struct Info {
     layout: Layout,
     home: Home,
     partition: bool,
+    /// The linear index of element 0 (a nested SDFG's argument starts at
+    /// its memlet's first element of the outer data).
+    base: Option<String>,
+    /// Whether the kernel function declares it (not a nested SDFG's).
+    kernel_level: bool,
 }
 
 /// Lines of code at an indentation depth.
@@ -152,9 +159,33 @@ impl Code {
     }
 }
 
+/// A pipelined loop being emitted.
+struct Pipeline {
+    /// The line of its `PIPELINE` pragma.
+    line: usize,
+    /// The C++ names of the loop variables of its map (the last is the
+    /// pipelined loop's).
+    variables: Vec<String>,
+    /// The target of a floating-point accumulation that does not move with
+    /// the pipelined loop.
+    carried: Option<String>,
+}
+
 struct Emitter<'a> {
     containers: HashMap<usize, Info>,
     symbols: BTreeMap<String, String>,
+    /// Scalar containers that expressions read by name: DaCe name to the
+    /// C++ expression and the C++ name.
+    scalars: BTreeMap<String, (String, String)>,
+    /// The containers of the SDFG being emitted, by DaCe name.
+    by_name: BTreeMap<String, usize>,
+    /// Local containers that one device scope alone uses: container to
+    /// scope.
+    owners: HashMap<usize, usize>,
+    /// What each device scope's function declares itself.
+    scope_locals: HashMap<usize, Vec<Info>>,
+    /// The pipelined loops around the code being emitted.
+    pipelines: Vec<Pipeline>,
     /// Scope parameters in scope, DaCe name to C++ name.
     params: Vec<(String, String)>,
     /// Tasklet outputs: value to C++ variable.
@@ -173,6 +204,11 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
     let mut e = Emitter {
         containers: HashMap::new(),
         symbols: BTreeMap::new(),
+        scalars: BTreeMap::new(),
+        by_name: BTreeMap::new(),
+        owners: HashMap::new(),
+        scope_locals: HashMap::new(),
+        pipelines: Vec::new(),
         params: Vec::new(),
         values: HashMap::new(),
         used: BTreeSet::new(),
@@ -181,23 +217,16 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         next: 0,
         _ops: std::marker::PhantomData,
     };
-    let mut device_scopes = 0;
-    for op in sdfg.descendants() {
-        let schedule = op.attr("schedule").and_then(Schedule::from_attr);
-        if schedule.is_some_and(|s| s.name() == "FPGA_Device") {
-            device_scopes += 1;
-        }
-        if op.is("sdfg.nested") || op.is("sdfg.library") {
-            return fail(
-                op,
-                "is not supported by the HLS emitter yet (inline nested SDFGs and expand library nodes first)",
-            );
-        }
-    }
-    if device_scopes == 0 {
+    // Containers in host memory that the kernel uses are reported below
+    // (the program needs sdfg-fpga-transform); library nodes here.
+    if let Some(op) = sdfg
+        .descendants()
+        .into_iter()
+        .find(|o| o.is("sdfg.library"))
+    {
         return fail(
-            sdfg,
-            "has no FPGA_Device scope (run sdfg-fpga-transform first)",
+            op,
+            "is a library node, which the HLS emitter does not implement (expand it first: sdfg-expand-library-nodes)",
         );
     }
 
@@ -216,11 +245,30 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         }
     }
 
-    // Containers.
+    // Containers; those that unrolled maps read or write are partitioned
+    // into registers.
+    let mut unrolled = BTreeSet::new();
+    for map in sdfg
+        .descendants()
+        .into_iter()
+        .filter(|o| o.is("sdfg.map") && o.attr("unroll").is_some())
+    {
+        for v in map.operand_segment(0) {
+            unrolled.insert(key(&underlying_container(v)));
+        }
+        for r in map.results() {
+            for (user, _) in r.uses() {
+                if user.is("sdfg.access") {
+                    unrolled.insert(key(&user.operands()[0]));
+                }
+            }
+        }
+    }
     let arg_names = sdfg.str_array_attr("arg_names");
     let mut host = Vec::new();
     let mut params = Vec::new();
     let mut locals = Vec::new();
+    let mut local_values = Vec::new();
     let mut containers: Vec<(Val<'a>, String, bool)> = sdfg
         .region_args(0)
         .into_iter()
@@ -245,6 +293,11 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
                 )
             }),
     );
+    // Names read by conditions, assignments and ranges in the kernel.
+    let mentioned: BTreeSet<String> = blocks
+        .iter()
+        .flat_map(|b| sdfg_dialect::mention_counts(*b).into_keys())
+        .collect();
     let in_kernel = |v: &Val<'a>| {
         v.uses()
             .iter()
@@ -272,7 +325,7 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
             host.push((dace.clone(), ty.clone(), layout.clone()));
         }
         let storage = layout.storage.name();
-        let used = in_kernel(&value);
+        let used = in_kernel(&value) || (layout.scalar && mentioned.contains(&dace));
         if layout.view || layout.reference || layout.stream {
             if used {
                 return fail(owner, format!("container '{dace}' is a view, reference or stream, which the HLS emitter does not support yet"));
@@ -306,16 +359,7 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
             }
             Home::Host
         };
-        let partition = value.uses().iter().any(|(user, _)| {
-            let mut scope = user.parent();
-            while let Some(s) = scope {
-                if s.is("sdfg.map") && s.attr("unroll").is_some() {
-                    return true;
-                }
-                scope = s.parent();
-            }
-            false
-        });
+        let partition = unrolled.contains(&key(&value));
         match home {
             Home::Global
                 if used
@@ -344,9 +388,28 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
                     ParamKind::ScalarOut
                 },
             }),
-            Home::Register | Home::Local(_) if used => locals.push(cname.clone()),
+            Home::Register | Home::Local(_) if used => {
+                locals.push(cname.clone());
+                local_values.push((key(&value), value));
+            }
             _ => {}
         }
+        // Expressions compute on `long long`: an integer scalar (unsigned
+        // ones included) is converted first.
+        let read = match home {
+            Home::Value | Home::Register => Some(cname.clone()),
+            Home::Pointer => Some(format!("(*{cname})")),
+            _ => None,
+        };
+        if let Some(read) = read {
+            let read = if layout.elem.is_float() {
+                read
+            } else {
+                format!("((long long){read})")
+            };
+            e.scalars.insert(dace.clone(), (read, cname.clone()));
+        }
+        e.by_name.insert(dace.clone(), key(&value));
         e.containers.insert(
             key(&value),
             Info {
@@ -356,12 +419,47 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
                 layout,
                 home,
                 partition,
+                base: None,
+                kernel_level: true,
             },
         );
     }
 
     // Symbols: free ones are parameters, assigned ones variables.
-    let assigned = assigned_symbols(sdfg);
+    for (k, value) in &local_values {
+        let scopes: BTreeSet<usize> = value
+            .uses()
+            .iter()
+            .map(|(user, _)| top_scope(*user).map(|s| s.raw().ptr as usize).unwrap_or(0))
+            .collect();
+        if let [scope] = scopes.iter().copied().collect::<Vec<_>>().as_slice() {
+            if *scope != 0 {
+                e.owners.insert(*k, *scope);
+            }
+        }
+    }
+
+    // Symbols: the free ones (DaCe's interface) are parameters, which
+    // assignments may update; the others are variables of the kernel.
+    let defined = sdfg_analysis::symbols::defined_symbols(sdfg);
+    let constants: BTreeSet<String> = sdfg
+        .attr("constants")
+        .map(sdfg_dialect::ir::dictionary_entries)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
+    for (name, value) in sdfg
+        .attr("constants")
+        .map(sdfg_dialect::ir::dictionary_entries)
+        .unwrap_or_default()
+    {
+        // SAFETY: the kind is checked before the value is read.
+        if unsafe { mlir_sys::mlirAttributeIsAInteger(value) } {
+            let n = unsafe { mlir_sys::mlirIntegerAttrGetValueInt(value) };
+            e.symbols.insert(name.to_string(), format!("{n}LL"));
+        }
+    }
     let mut symbol_vars = Vec::new();
     for (symbol, ty) in declared_symbols(sdfg) {
         let c_ty = crate::cexpr::mlir_type(&type_to_string(ty)).map_err(|m| Failure {
@@ -373,9 +471,12 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         } else {
             c_ty
         };
+        if constants.contains(symbol) {
+            continue;
+        }
         e.symbols.insert(symbol.to_string(), identifier(symbol));
-        if assigned.contains(symbol) {
-            symbol_vars.push(format!("{c_ty} {};", identifier(symbol)));
+        if defined.contains(symbol) {
+            symbol_vars.push(format!("{c_ty} {} = 0;", identifier(symbol)));
         } else {
             params.push(Param {
                 dace: symbol.to_string(),
@@ -391,26 +492,23 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
     for v in &symbol_vars {
         e.code.line(v);
     }
-    let mut local_infos: Vec<Info> = e
-        .containers
-        .values()
-        .filter(|i| locals.contains(&i.name))
-        .cloned()
-        .collect();
-    local_infos.sort_by(|a, b| a.name.cmp(&b.name));
-    for info in &local_infos {
-        match info.home {
-            Home::Local(size) => {
-                e.code.line(format!("{} {}[{size}];", info.ty, info.name));
-                if info.partition {
-                    e.code.line(format!(
-                        "#pragma HLS ARRAY_PARTITION variable={} complete",
-                        info.name
-                    ));
-                }
-            }
-            _ => e.code.line(format!("{} {};", info.ty, info.name)),
+    // A local that one device scope alone uses is that function's own.
+    let mut kernel_locals = Vec::new();
+    for (k, info) in e.containers.iter_mut() {
+        if !locals.contains(&info.name) {
+            continue;
         }
+        match e.owners.get(k) {
+            Some(scope) => {
+                info.kernel_level = false;
+                e.scope_locals.entry(*scope).or_default().push(info.clone());
+            }
+            None => kernel_locals.push(info.clone()),
+        }
+    }
+    kernel_locals.sort_by(|a, b| a.name.cmp(&b.name));
+    for info in &kernel_locals {
+        declare(&mut e.code, info);
     }
     e.sequence(&blocks)?;
 
@@ -466,6 +564,11 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         ));
     }
     out.push_str("#pragma HLS INTERFACE s_axilite port=return bundle=control\n");
+    for p in &params {
+        if !e.used.contains(&p.name) {
+            out.push_str(&format!("  (void){};\n", p.name));
+        }
+    }
     for line in &e.code.lines {
         out.push_str(line);
         out.push('\n');
@@ -479,6 +582,39 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         copies_out,
         host,
     })
+}
+
+/// Declares a local container.
+fn declare(code: &mut Code, info: &Info) {
+    match info.home {
+        Home::Local(size) => {
+            code.line(format!("{} {}[{size}];", info.ty, info.name));
+            if info.partition {
+                code.line(format!(
+                    "#pragma HLS ARRAY_PARTITION variable={} complete",
+                    info.name
+                ));
+            }
+        }
+        _ => code.line(format!("{} {};", info.ty, info.name)),
+    }
+}
+
+/// The outermost scope of a state (its top-level map or nested SDFG)
+/// that holds `op`.
+fn top_scope(op: Op<'_>) -> Option<Op<'_>> {
+    let mut at = op;
+    let mut scope = None;
+    while let Some(parent) = at.parent() {
+        if parent.is("sdfg.state") || parent.is("sdfg.sdfg") {
+            break;
+        }
+        if parent.is("sdfg.map") || parent.is("sdfg.nested") || parent.is("sdfg.consume") {
+            scope = Some(parent);
+        }
+        at = parent;
+    }
+    scope
 }
 
 /// The total number of elements of a layout's memory (the span of its
@@ -635,18 +771,22 @@ impl<'a> Emitter<'a> {
                 .find(|(d, _)| d == name)
                 .map(|(_, c)| c.clone())
                 .or_else(|| self.symbols.get(name).cloned())
+                .or_else(|| self.scalars.get(name).map(|(e, _)| e.clone()))
         }
     }
 
     /// An integer expression (symbols and scope parameters) as C++.
     fn int(&mut self, op: Op<'a>, expr: &Expr) -> Result<'a, String> {
+        let read = std::cell::RefCell::new(Vec::new());
         let (text, used) = {
             let lookup = self.lookup();
-            let mut emitter = CEmitter::new(&lookup);
+            let arrays = |name: &str, args: &[String]| self.read_data(name, args, &lookup, &read);
+            let mut emitter = CEmitter::new(&lookup).with_arrays(&arrays);
             let text = emitter.int(expr).map_err(|m| Failure { op, message: m })?;
             (text, emitter.used)
         };
         self.note_symbols(used);
+        self.used.extend(read.into_inner());
         Ok(text)
     }
 
@@ -655,22 +795,83 @@ impl<'a> Emitter<'a> {
             op,
             message: format!("condition `{text}` does not parse: {e}"),
         })?;
+        let read = std::cell::RefCell::new(Vec::new());
         let (text, used) = {
             let lookup = self.lookup();
-            let mut emitter = CEmitter::new(&lookup);
+            let arrays = |name: &str, args: &[String]| self.read_data(name, args, &lookup, &read);
+            let mut emitter = CEmitter::new(&lookup).with_arrays(&arrays);
             let text = emitter
                 .condition(&expr)
                 .map_err(|m| Failure { op, message: m })?;
             (text, emitter.used)
         };
         self.note_symbols(used);
+        self.used.extend(read.into_inner());
         Ok(text)
+    }
+
+    /// An element of container `name` at C++ indices `args`, read as a
+    /// `long long` (a float stays one); records the container as used.
+    fn read_data(
+        &self,
+        name: &str,
+        args: &[String],
+        lookup: &dyn Fn(&str) -> Option<String>,
+        read: &std::cell::RefCell<Vec<String>>,
+    ) -> Option<String> {
+        let info = self.containers.get(self.by_name.get(name)?)?;
+        read.borrow_mut().push(info.name.clone());
+        let lvalue = match &info.home {
+            Home::Register | Home::Value => info.name.clone(),
+            Home::Pointer => format!("(*{})", info.name),
+            Home::Alias(lvalue) => lvalue.clone(),
+            Home::Host => return None,
+            Home::Global | Home::Local(_) => {
+                let mut terms = Vec::new();
+                for (d, index) in args.iter().enumerate() {
+                    let stride = info
+                        .layout
+                        .strides
+                        .get(d)
+                        .cloned()
+                        .unwrap_or_else(|| Expr::int(1));
+                    let offset = info
+                        .layout
+                        .offsets
+                        .get(d)
+                        .cloned()
+                        .unwrap_or_else(|| Expr::int(0));
+                    let mut c = CEmitter::new(lookup);
+                    let (stride, offset) = (c.int(&stride).ok()?, c.int(&offset).ok()?);
+                    terms.push(format!("({index} + {offset}) * {stride}"));
+                }
+                if let Some(base) = &info.base {
+                    terms.insert(0, base.clone());
+                }
+                let linear = if terms.is_empty() {
+                    "0".to_string()
+                } else {
+                    terms.join(" + ")
+                };
+                format!("{}[{linear}]", info.name)
+            }
+        };
+        Some(if info.layout.elem.is_float() {
+            lvalue
+        } else {
+            format!("((long long){lvalue})")
+        })
     }
 
     fn note_symbols(&mut self, used: BTreeSet<String>) {
         for s in used {
             if !self.params.iter().any(|(d, _)| *d == s) {
                 if let Some(c) = self.symbols.get(&s) {
+                    // Constants are literals, not names.
+                    if !c.starts_with(|ch: char| ch.is_ascii_digit()) {
+                        self.used.insert(c.clone());
+                    }
+                } else if let Some((_, c)) = self.scalars.get(&s) {
                     self.used.insert(c.clone());
                 }
             }
@@ -698,9 +899,10 @@ impl<'a> Emitter<'a> {
 
     /// The C++ lvalue of the element at `point` of a container.
     fn element(&mut self, op: Op<'a>, info: &Info, point: &[Expr]) -> Result<'a, String> {
-        match info.home {
+        match &info.home {
             Home::Register | Home::Value => return Ok(info.name.clone()),
             Home::Pointer => return Ok(format!("*{}", info.name)),
+            Home::Alias(lvalue) => return Ok(lvalue.clone()),
             Home::Host => {
                 return fail(
                     op,
@@ -726,7 +928,10 @@ impl<'a> Emitter<'a> {
             linear = Expr::add(&linear, &Expr::mul(&Expr::add(p, &offset), &stride));
         }
         let index = self.int(op, &linear)?;
-        Ok(format!("{}[{index}]", info.name))
+        Ok(match &info.base {
+            Some(base) => format!("{}[{base} + {index}]", info.name),
+            None => format!("{}[{index}]", info.name),
+        })
     }
 
     fn subset(&self, op: Op<'a>, text: &str) -> Result<'a, Subset> {
@@ -807,6 +1012,7 @@ impl<'a> Emitter<'a> {
             self.block(*block)?;
             let name = block.symbol_name().unwrap_or_default();
             let mut chained = false;
+            let mut taken = false;
             for edge in edges
                 .iter()
                 .filter(|e| e.symbol_ref_attr("src") == Some(name))
@@ -820,6 +1026,19 @@ impl<'a> Emitter<'a> {
                     })?;
                 let condition = edge.str_attr("condition").unwrap_or("1");
                 let c = self.condition(*edge, condition)?;
+                if c == "true" || c == "(1 != 0)" || c == "1 != 0" {
+                    // Taken whenever no earlier edge is.
+                    if chained {
+                        self.code.open("else {");
+                    } else {
+                        self.code.open("{");
+                    }
+                    self.assignments(*edge)?;
+                    self.code.line(format!("{var} = {dst};"));
+                    self.code.close();
+                    taken = true;
+                    break;
+                }
                 self.code
                     .open(format!("{}if ({c}) {{", if chained { "else " } else { "" }));
                 chained = true;
@@ -827,10 +1046,9 @@ impl<'a> Emitter<'a> {
                 self.code.line(format!("{var} = {dst};"));
                 self.code.close();
             }
-            if chained {
-                self.code.line(format!("else {var} = -1;"));
-            } else {
-                self.code.line(format!("{var} = -1;"));
+            if !taken {
+                let otherwise = if chained { "else " } else { "" };
+                self.code.line(format!("{otherwise}{var} = -1;"));
             }
             self.code.line("break;");
             self.code.close();
@@ -843,6 +1061,9 @@ impl<'a> Emitter<'a> {
     fn assignments(&mut self, edge: Op<'a>) -> Result<'a, ()> {
         let names = edge.str_array_attr("assign_names");
         let values = edge.str_array_attr("assign_values");
+        if names.is_empty() {
+            return Ok(());
+        }
         // All values are read before any symbol is assigned.
         let mut computed = Vec::new();
         for (name, value) in names.iter().zip(values) {
@@ -910,6 +1131,15 @@ impl<'a> Emitter<'a> {
             return Ok(());
         }
         self.code.open(format!("for ({init}; {cond}; {update}) {{"));
+        // An innermost sequential loop is pipelined as far as its
+        // dependences allow.
+        let innermost = !lp
+            .descendants()
+            .iter()
+            .any(|o| (o.is("sdfg.map") && o.attr("unroll").is_none()) || o.is("sdfg.loop"));
+        if innermost {
+            self.code.line("#pragma HLS PIPELINE");
+        }
         self.region(lp)?;
         self.code.close();
         Ok(())
@@ -925,7 +1155,7 @@ impl<'a> Emitter<'a> {
             .iter()
             .copied()
             .filter(|o| {
-                o.is("sdfg.map")
+                (o.is("sdfg.map") || o.is("sdfg.nested"))
                     && o.attr("schedule")
                         .and_then(Schedule::from_attr)
                         .is_some_and(|s| s.name() == "FPGA_Device")
@@ -939,7 +1169,7 @@ impl<'a> Emitter<'a> {
         let mut calls = Vec::new();
         for op in ops {
             match op.name() {
-                "sdfg.map" if scopes.contains(&op) => {
+                "sdfg.map" | "sdfg.nested" if scopes.contains(&op) => {
                     let call = self.processing_element(op)?;
                     if dataflow {
                         calls.push(call);
@@ -948,6 +1178,7 @@ impl<'a> Emitter<'a> {
                     }
                 }
                 "sdfg.map" => self.map(op)?,
+                "sdfg.nested" => self.nested(op)?,
                 "sdfg.tasklet" => self.tasklet(op)?,
                 "sdfg.access" => self.access(op)?,
                 "sdfg.consume" => {
@@ -993,7 +1224,7 @@ impl<'a> Emitter<'a> {
         let mut infos: Vec<&Info> = self
             .containers
             .values()
-            .filter(|i| used.contains(&i.name))
+            .filter(|i| i.kernel_level && used.contains(&i.name))
             .collect();
         infos.sort_by(|a, b| a.name.cmp(&b.name));
         for info in infos {
@@ -1001,13 +1232,12 @@ impl<'a> Emitter<'a> {
                 Home::Global | Home::Pointer => format!("{} *{}", info.ty, info.name),
                 Home::Local(size) => format!("{} {}[{size}]", info.ty, info.name),
                 Home::Register => format!("{} &{}", info.ty, info.name),
-                Home::Value | Home::Host => format!("{} {}", info.ty, info.name),
+                Home::Value | Home::Host | Home::Alias(_) => format!("{} {}", info.ty, info.name),
             });
             args.push(info.name.clone());
         }
-        for (dace, c) in &self.symbols {
+        for c in self.symbols.values() {
             if used.contains(c) && !self.containers.values().any(|i| i.name == *c) {
-                let _ = dace;
                 params.push(format!("long long {c}"));
                 args.push(c.clone());
             }
@@ -1015,19 +1245,238 @@ impl<'a> Emitter<'a> {
         (params, args)
     }
 
-    /// Emits an FPGA_Device map as a function; returns the call.
+    /// A nested SDFG, inline in a block of its own: its arguments are the
+    /// outer data from their memlets' first elements on (scalars the
+    /// elements themselves), its symbols constants of the mapped values,
+    /// its transients locals of the block.
+    fn nested(&mut self, nested: Op<'a>) -> Result<'a, ()> {
+        let Some(inner) = nested.region_ops(0).into_iter().find(|o| o.is("sdfg.sdfg")) else {
+            return fail(nested, "holds no sdfg.sdfg");
+        };
+        self.code.open("{");
+        // Symbols, in the outer scope.
+        let mut inner_symbols = BTreeMap::new();
+        let names = nested.str_array_attr("symbol_names");
+        let values = nested.str_array_attr("symbol_values");
+        for (name, value) in names.iter().zip(values) {
+            let c = self.expr(nested, value)?;
+            let var = self.fresh(name);
+            self.code.line(format!("const long long {var} = {c};"));
+            inner_symbols.insert(name.to_string(), var);
+        }
+        // Arguments.
+        let inputs: Vec<_> = incoming_edges(nested)
+            .into_iter()
+            .filter(|e| e.role == EdgeRole::Input)
+            .collect();
+        let out_names = nested.str_array_attr("out_names");
+        let mut arguments = Vec::new();
+        for (arg, arg_name) in inner
+            .region_args(0)
+            .into_iter()
+            .zip(inner.str_array_attr("arg_names"))
+        {
+            let (outer, memlet) = match inputs.iter().find(|e| e.connector == Some(arg_name)) {
+                Some(edge) => (edge.source, edge.memlet.clone()),
+                None => {
+                    let Some(k) = out_names.iter().position(|n| *n == arg_name) else {
+                        return fail(
+                            nested,
+                            format!("argument '{arg_name}' is connected to nothing"),
+                        );
+                    };
+                    let uses = nested.results()[k].uses();
+                    match uses.as_slice() {
+                        [(user, _)] if user.is("sdfg.access") => {
+                            let memlet = incoming_edges(*user)
+                                .into_iter()
+                                .find(|e| e.source == nested.results()[k])
+                                .and_then(|e| e.memlet);
+                            (user.operands()[0], memlet)
+                        }
+                        [(user, index)] if user.is("sdfg.exit") => {
+                            let (container, memlet) = destination(*user, *index)?;
+                            (container, Some(memlet))
+                        }
+                        _ => {
+                            return fail(
+                                nested,
+                                format!("output '{arg_name}' does not go to exactly one place"),
+                            )
+                        }
+                    }
+                }
+            };
+            let outer_info = self.info(nested, outer)?;
+            let subset = self.subset(
+                nested,
+                &memlet.map(|m| m.subset).unwrap_or_else(|| "0".into()),
+            )?;
+            let inner_layout = layout(arg.ty()).map_err(|m| Failure {
+                op: nested,
+                message: format!("argument '{arg_name}': {m}"),
+            })?;
+            let first = self.element(nested, &outer_info, &subset.min_element())?;
+            let (home, base) = if inner_layout.scalar {
+                (Home::Alias(first), None)
+            } else if matches!(outer_info.home, Home::Global | Home::Local(_)) {
+                let base = first
+                    .strip_prefix(&format!("{}[", outer_info.name))
+                    .and_then(|b| b.strip_suffix(']'))
+                    .unwrap_or("0")
+                    .to_string();
+                let var = self.fresh(&format!("{arg_name}_base"));
+                self.code.line(format!("const long long {var} = {base};"));
+                self.code.line(format!("(void){var};"));
+                (outer_info.home.clone(), Some(var))
+            } else {
+                return fail(
+                    nested,
+                    format!("argument '{arg_name}' is an array over a scalar"),
+                );
+            };
+            arguments.push((
+                arg,
+                Info {
+                    name: outer_info.name.clone(),
+                    dace: arg_name.to_string(),
+                    ty: outer_info.ty.clone(),
+                    layout: inner_layout,
+                    home,
+                    partition: outer_info.partition,
+                    base,
+                    kernel_level: false,
+                },
+            ));
+        }
+        // The inner scope.
+        let outer_symbols = std::mem::replace(&mut self.symbols, inner_symbols);
+        let outer_scalars = std::mem::take(&mut self.scalars);
+        let outer_params = std::mem::take(&mut self.params);
+        let outer_names = std::mem::take(&mut self.by_name);
+        let result = self.nested_body(inner, arguments, &outer_symbols);
+        self.symbols = outer_symbols;
+        self.scalars = outer_scalars;
+        self.params = outer_params;
+        self.by_name = outer_names;
+        result?;
+        self.code.close();
+        Ok(())
+    }
+
+    fn nested_body(
+        &mut self,
+        inner: Op<'a>,
+        arguments: Vec<(Val<'a>, Info)>,
+        outer_symbols: &BTreeMap<String, String>,
+    ) -> Result<'a, ()> {
+        let assigned = assigned_symbols(inner);
+        for (symbol, _) in declared_symbols(inner) {
+            if self.symbols.contains_key(symbol) {
+                continue;
+            }
+            if assigned.contains(symbol) {
+                let var = self.fresh(symbol);
+                self.code.line(format!("long long {var} = 0;"));
+                self.symbols.insert(symbol.to_string(), var);
+            } else if let Some(c) = outer_symbols.get(symbol) {
+                self.symbols.insert(symbol.to_string(), c.clone());
+            }
+        }
+        for (arg, info) in arguments {
+            if let Home::Alias(lvalue) = &info.home {
+                let read = if info.layout.elem.is_float() {
+                    lvalue.clone()
+                } else {
+                    format!("((long long){lvalue})")
+                };
+                self.scalars
+                    .insert(info.dace.clone(), (read, info.name.clone()));
+            }
+            self.by_name.insert(info.dace.clone(), key(&arg));
+            self.containers.insert(key(&arg), info);
+        }
+        for alloc in inner
+            .region_ops(0)
+            .into_iter()
+            .filter(|o| o.is("sdfg.alloc"))
+        {
+            let value = alloc.results()[0];
+            let dace = alloc.str_attr("name").unwrap_or_default().to_string();
+            let inner_layout = layout(value.ty()).map_err(|m| Failure {
+                op: alloc,
+                message: format!("container '{dace}': {m}"),
+            })?;
+            let ty = element_type(&inner_layout.elem).map_err(|m| Failure {
+                op: alloc,
+                message: format!("container '{dace}': {m}"),
+            })?;
+            if inner_layout.view || inner_layout.reference || inner_layout.stream {
+                return fail(alloc, format!("container '{dace}' is a view, reference or stream, which the HLS emitter does not support yet"));
+            }
+            let name = self.fresh(&dace);
+            let home = if inner_layout.scalar {
+                self.code.line(format!("{ty} {name};"));
+                let read = if inner_layout.elem.is_float() {
+                    name.clone()
+                } else {
+                    format!("((long long){name})")
+                };
+                self.scalars.insert(dace.clone(), (read, name.clone()));
+                Home::Register
+            } else {
+                let size = total_size(&inner_layout).ok_or_else(|| Failure {
+                    op: alloc,
+                    message: format!(
+                        "container '{dace}' has no constant size, which on-chip memory needs"
+                    ),
+                })?;
+                self.code.line(format!("{ty} {name}[{size}];"));
+                Home::Local(size)
+            };
+            self.by_name.insert(dace.clone(), key(&value));
+            self.containers.insert(
+                key(&value),
+                Info {
+                    name,
+                    dace,
+                    ty,
+                    layout: inner_layout,
+                    home,
+                    partition: false,
+                    base: None,
+                    kernel_level: false,
+                },
+            );
+        }
+        self.region(inner)
+    }
+
+    /// Emits an FPGA_Device scope as a function; returns the call.
     fn processing_element(&mut self, map: Op<'a>) -> Result<'a, String> {
         let outer_code = std::mem::take(&mut self.code);
         let outer_used = std::mem::take(&mut self.used);
         self.code.depth = 1;
-        let result = self.map(map);
+        for info in self
+            .scope_locals
+            .get(&(map.raw().ptr as usize))
+            .cloned()
+            .unwrap_or_default()
+        {
+            declare(&mut self.code, &info);
+        }
+        let result = if map.is("sdfg.nested") {
+            self.nested(map)
+        } else {
+            self.map(map)
+        };
         let body = std::mem::replace(&mut self.code, outer_code);
         let used: Vec<String> = std::mem::replace(&mut self.used, outer_used)
             .into_iter()
             .collect();
         result?;
         self.used.extend(used.iter().cloned());
-        let name = self.fresh(map.str_attr("label").unwrap_or("map"));
+        let name = self.fresh(map.str_attr("label").unwrap_or("scope"));
         let (params, args) = self.signature(&used);
         self.functions.push(format!(
             "static void {name}({}) {{\n{}\n}}\n",
@@ -1038,17 +1487,32 @@ impl<'a> Emitter<'a> {
     }
 
     fn map(&mut self, map: Op<'a>) -> Result<'a, ()> {
-        if !map.operand_segment(1).is_empty() {
-            return fail(
-                map,
-                "has dynamic range inputs, which the HLS emitter does not support yet",
-            );
+        // Dynamic range inputs are read before the loops, as values the
+        // ranges name by their connectors.
+        let depth = self.params.len();
+        let dynamic = incoming_edges(map)
+            .into_iter()
+            .filter(|e| e.role == EdgeRole::Dynamic);
+        for edge in dynamic {
+            let info = self.info(map, edge.source)?;
+            let memlet = edge.memlet.clone().unwrap_or_else(|| Memlet::plain("0"));
+            let subset = self.subset(map, &memlet.subset)?;
+            let read = self.element(map, &info, &subset.min_element())?;
+            let connector = edge.connector.unwrap_or("dynamic").to_string();
+            let name = self.fresh(&connector);
+            self.code
+                .line(format!("const long long {name} = (long long){read};"));
+            self.params.push((connector, name));
         }
         let params = map.str_array_attr("params");
         let ranges = map.str_array_attr("ranges");
         let unroll = map.attr("unroll").is_some();
-        let innermost = !map.descendants().iter().any(|o| o.is("sdfg.map"));
-        let depth = self.params.len();
+        // Inner maps that are all unrolled make this loop the one to
+        // pipeline (HLS unrolls them inside the pipeline).
+        let innermost = !map
+            .descendants()
+            .iter()
+            .any(|o| (o.is("sdfg.map") && o.attr("unroll").is_none()) || o.is("sdfg.loop"));
         for (k, (p, r)) in params.iter().zip(&ranges).enumerate() {
             let range = self
                 .subset(map, r)?
@@ -1079,6 +1543,11 @@ impl<'a> Emitter<'a> {
             if unroll {
                 self.code.line("#pragma HLS UNROLL");
             } else if innermost && k + 1 == params.len() {
+                self.pipelines.push(Pipeline {
+                    line: self.code.lines.len(),
+                    variables: params.iter().map(|p| identifier(p)).collect(),
+                    carried: None,
+                });
                 self.code.line("#pragma HLS PIPELINE II=1");
             }
             if let Some((lo, hi)) = trip_bounds(&range) {
@@ -1091,12 +1560,13 @@ impl<'a> Emitter<'a> {
             match op.name() {
                 "sdfg.tasklet" => self.tasklet(op)?,
                 "sdfg.map" => self.map(op)?,
+                "sdfg.nested" => self.nested(op)?,
                 "sdfg.access" => self.access(op)?,
                 "sdfg.exit" => {
                     for (k, value) in op.operands().into_iter().enumerate() {
-                        let from_scope = value
-                            .defining_op()
-                            .is_some_and(|d| d.is("sdfg.tasklet") || d.is("sdfg.map"));
+                        let from_scope = value.defining_op().is_some_and(|d| {
+                            d.is("sdfg.tasklet") || d.is("sdfg.map") || d.is("sdfg.nested")
+                        });
                         if !from_scope {
                             return fail(op, format!("exit entry {k} is not written by a tasklet or a scope, which the HLS emitter does not support yet"));
                         }
@@ -1108,6 +1578,23 @@ impl<'a> Emitter<'a> {
                         format!("'{other}' inside a map is not supported by the HLS emitter yet"),
                     )
                 }
+            }
+        }
+        let pipelined = innermost && !unroll && !params.is_empty();
+        if let Some(pipeline) = pipelined.then(|| self.pipelines.pop()).flatten() {
+            if let Some(target) = pipeline.carried {
+                // The accumulation reads what the previous iteration
+                // wrote: the pipeline cannot start one iteration a cycle.
+                let indent = self.code.lines[pipeline.line]
+                    .chars()
+                    .take_while(|c| *c == ' ')
+                    .collect::<String>();
+                self.code.lines[pipeline.line] = format!(
+                    "{indent}#pragma HLS PIPELINE  // floating-point accumulation into {target} carries a dependence: II > 1"
+                );
+                map.emit_warning(format!(
+                    "the pipelined loop accumulates floating-point values into {target} in every iteration, a loop-carried dependence: it will not reach II=1"
+                ));
             }
         }
         for _ in params.iter() {
@@ -1139,7 +1626,7 @@ impl<'a> Emitter<'a> {
                 );
             };
             match source.name() {
-                "sdfg.map" | "sdfg.tasklet" => {}
+                "sdfg.map" | "sdfg.tasklet" | "sdfg.nested" => {}
                 "sdfg.access" => {
                     let memlet = edge.memlet.clone().unwrap_or_else(|| Memlet::plain(""));
                     let src = self.info(access, edge.source)?;
@@ -1239,14 +1726,14 @@ impl<'a> Emitter<'a> {
                 "has outputs written by reference, which the HLS emitter does not support yet",
             );
         }
-        if !tasklet.has_body(0) {
-            let language = tasklet
-                .attr("language")
-                .map(sdfg_dialect::ir::attr_to_string)
-                .unwrap_or_default();
+        let language = tasklet
+            .attr("language")
+            // SAFETY: the language is an integer enum attribute.
+            .map(|a| unsafe { mlir_sys::mlirIntegerAttrGetValueInt(a) });
+        if !tasklet.has_body(0) && language != Some(1) {
             return fail(
                 tasklet,
-                format!("has foreign code ({language}), which HLS cannot synthesize; translate it to an MLIR body first"),
+                "has foreign Python code, which HLS cannot synthesize; translate it to an MLIR body first",
             );
         }
         let mut outputs = Vec::new();
@@ -1286,8 +1773,39 @@ impl<'a> Emitter<'a> {
             if edge.role != EdgeRole::Input {
                 continue;
             }
+            if !tasklet.has_body(0) {
+                // Foreign C++ code: the input is a constant of the
+                // connector's name.
+                let name = edge.connector.unwrap_or("in").to_string();
+                let (ty, read) = match self.values.get(&key(&edge.source)) {
+                    Some(var) => {
+                        let ty = crate::cexpr::mlir_type(&type_to_string(edge.source.ty()))
+                            .map_err(|m| Failure {
+                                op: tasklet,
+                                message: m,
+                            })?;
+                        (ty, var.clone())
+                    }
+                    None => {
+                        let info = self.info(tasklet, edge.source)?;
+                        let memlet = edge.memlet.clone().unwrap_or_else(|| Memlet::plain("0"));
+                        let subset = self.subset(tasklet, &memlet.subset)?;
+                        if subset.volume().as_int() != Some(1) {
+                            return fail(tasklet, format!("C++ code reads connector '{name}' as an array, which the HLS emitter does not support yet"));
+                        }
+                        let read = self.element(tasklet, &info, &subset.min_element())?;
+                        (info.ty.clone(), read)
+                    }
+                };
+                self.code.line(format!("const {ty} {name} = {read};"));
+                self.code.line(format!("(void){name};"));
+                continue;
+            }
             let arg = args[k];
             k += 1;
+            if arg.uses().is_empty() {
+                continue;
+            }
             if let Some(var) = self.values.get(&key(&edge.source)) {
                 body.bind(arg, var.clone());
                 continue;
@@ -1297,16 +1815,9 @@ impl<'a> Emitter<'a> {
             let subset = self.subset(tasklet, &memlet.subset)?;
             let arg_ty = type_to_string(arg.ty());
             let connector = identifier(edge.connector.unwrap_or("in"));
-            if let Some((shape, elem)) = memref_shape(&arg_ty) {
-                let ty = crate::cexpr::mlir_type(&elem).map_err(|m| Failure {
-                    op: tasklet,
-                    message: m,
-                })?;
-                let total: i64 = shape.iter().product();
-                let name = self.fresh(&connector);
-                self.code.line(format!("{ty} {name}[{}];", total.max(1)));
-                self.read_window(tasklet, &info, &subset, &name)?;
-                body.bind_array(arg, LocalArray { name, shape });
+            if arg_ty.starts_with("memref<") {
+                let window = self.window(tasklet, &info, &subset, &arg_ty)?;
+                body.bind_window(arg, window);
                 continue;
             }
             let point = subset.min_element();
@@ -1319,15 +1830,55 @@ impl<'a> Emitter<'a> {
             self.code.line(format!("const {ty} {name} = {read};"));
             body.bind(arg, name);
         }
-        let (lines, used) = body
-            .translate(tasklet.region_ops(0), &outputs)
-            .map_err(|u| Failure {
-                op: u.op,
-                message: u.message,
-            })?;
-        self.note_symbols(used);
-        for line in lines {
-            self.code.line(line);
+        if tasklet.has_body(0) {
+            let (lines, used) = body
+                .translate(tasklet.region_ops(0), &outputs)
+                .map_err(|u| Failure {
+                    op: u.op,
+                    message: u.message,
+                })?;
+            self.note_symbols(used);
+            for line in lines {
+                self.code.line(line);
+            }
+        } else {
+            // C++ code reads its inputs and assigns its outputs by their
+            // connectors' names, as DaCe's code generator declares them.
+            for (k, result) in tasklet.results().into_iter().enumerate() {
+                let ty =
+                    crate::cexpr::mlir_type(&type_to_string(result.ty())).map_err(|m| Failure {
+                        op: tasklet,
+                        message: m,
+                    })?;
+                self.code.line(format!(
+                    "{ty} {};",
+                    out_names.get(k).copied().unwrap_or("out")
+                ));
+            }
+            for line in tasklet.str_attr("code").unwrap_or_default().lines() {
+                self.code.line(line);
+            }
+            for (k, var) in outputs.iter().enumerate() {
+                self.code.line(format!(
+                    "{var} = {};",
+                    out_names.get(k).copied().unwrap_or("out")
+                ));
+            }
+            for name in self
+                .symbols
+                .keys()
+                .chain(self.params.iter().map(|(d, _)| d))
+            {
+                if tasklet
+                    .str_attr("code")
+                    .is_some_and(|c| sdfg_dialect::identifiers(c).any(|w| w == *name))
+                {
+                    let c = self.symbols.get(name).cloned();
+                    if let Some(c) = c {
+                        self.used.insert(c);
+                    }
+                }
+            }
         }
         self.code.close();
         // The writes of each output.
@@ -1349,6 +1900,10 @@ impl<'a> Emitter<'a> {
                 let info = self.info(user, container)?;
                 let subset = self.subset(user, &memlet.subset)?;
                 let target = self.element(user, &info, &subset.min_element())?;
+                let float = info.ty == "double" || info.ty == "float";
+                if float && memlet.wcr != Wcr::None {
+                    self.note_accumulation(&target);
+                }
                 let statement = store(user, &target, var, &memlet.wcr, &info.ty)?;
                 self.code.line(statement);
             }
@@ -1356,66 +1911,70 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
-    /// Copies the window `subset` of a container into the local array
-    /// `name` (row-major).
-    fn read_window(
-        &mut self,
-        op: Op<'a>,
-        info: &Info,
-        subset: &Subset,
-        name: &str,
-    ) -> Result<'a, ()> {
-        let sizes: Vec<i64> = subset
-            .ranges()
-            .iter()
-            .map(|r| r.size().as_int())
-            .collect::<Option<_>>()
-            .ok_or_else(|| Failure {
-                op,
-                message: "reads a window of non-constant size".into(),
-            })?;
-        let counters: Vec<String> = sizes.iter().map(|_| self.fresh("w")).collect();
-        for (n, size) in counters.iter().zip(&sizes) {
-            self.code
-                .open(format!("for (long long {n} = 0; {n} < {size}; ++{n}) {{"));
-            self.code.line("#pragma HLS UNROLL");
+    /// Notes a floating-point accumulation into `target` inside the
+    /// innermost pipelined loop: a dependence from one iteration to the
+    /// next when the target does not move with the loop's variables.
+    fn note_accumulation(&mut self, target: &str) {
+        let Some(pipeline) = self.pipelines.last_mut() else {
+            return;
+        };
+        let words: BTreeSet<&str> = target
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .collect();
+        let moves = pipeline
+            .variables
+            .last()
+            .is_some_and(|v| words.contains(v.as_str()));
+        if !moves && pipeline.carried.is_none() {
+            pipeline.carried = Some(target.to_string());
         }
-        let depth = self.params.len();
-        let mut point = Vec::new();
-        let mut linear = Expr::int(0);
-        for (k, (r, n)) in subset.ranges().iter().zip(&counters).enumerate() {
-            let sym = format!("__window{k}");
-            self.params.push((sym.clone(), n.clone()));
-            point.push(Expr::add(
-                &r.start,
-                &Expr::mul(&Expr::symbol(&sym), &r.step),
-            ));
-            linear = Expr::add(
-                &Expr::mul(&linear, &Expr::int(sizes[k])),
-                &Expr::symbol(&sym),
+    }
+
+    /// The window `subset` of a container that a `memref` connector of
+    /// type `ty` reads: `memref.load` indexes the container directly (the
+    /// connector's dimensions are the subset's, or those of them not of
+    /// size 1, as DaCe squeezes them).
+    fn window(&mut self, op: Op<'a>, info: &Info, subset: &Subset, ty: &str) -> Result<'a, Window> {
+        if !matches!(info.home, Home::Global | Home::Local(_)) {
+            return fail(op, format!("reads scalar '{}' as an array", info.dace));
+        }
+        let rank = ty.matches('x').count();
+        let dims: Vec<usize> = if rank == subset.dims() {
+            (0..subset.dims()).collect()
+        } else {
+            (0..subset.dims())
+                .filter(|d| subset.ranges()[*d].size().as_int() != Some(1))
+                .collect()
+        };
+        if dims.len() != rank {
+            return fail(
+                op,
+                format!("reads a window of {} dimensions as `{ty}`", subset.dims()),
             );
         }
-        let read = self.element(op, info, &point)?;
-        let index = self.int(op, &linear)?;
-        self.params.truncate(depth);
-        self.code.line(format!("{name}[{index}] = {read};"));
-        for _ in &counters {
-            self.code.close();
+        let first = self.element(op, info, &subset.min_element())?;
+        let base = first
+            .strip_prefix(&format!("{}[", info.name))
+            .and_then(|b| b.strip_suffix(']'))
+            .unwrap_or("0")
+            .to_string();
+        let mut coefficients = Vec::new();
+        for d in dims {
+            let stride = info
+                .layout
+                .strides
+                .get(d)
+                .cloned()
+                .unwrap_or_else(|| Expr::int(1));
+            let step = subset.ranges()[d].step.clone();
+            coefficients.push(self.int(op, &Expr::mul(&step, &stride))?);
         }
-        Ok(())
+        Ok(Window {
+            name: info.name.clone(),
+            base,
+            coefficients,
+        })
     }
-}
-
-/// The static shape and element type of a `memref<AxBxT>` type.
-fn memref_shape(ty: &str) -> Option<(Vec<i64>, String)> {
-    let inner = ty.strip_prefix("memref<")?.strip_suffix('>')?;
-    let parts: Vec<&str> = inner.split('x').collect();
-    let (elem, dims) = parts.split_last()?;
-    let shape = dims
-        .iter()
-        .map(|d| d.parse::<i64>().ok())
-        .collect::<Option<Vec<_>>>()?;
-    Some((shape, elem.to_string()))
 }
 
 /// The container and innermost memlet an exit entry writes: through the
@@ -1485,12 +2044,55 @@ fn store<'a>(op: Op<'a>, target: &str, value: &str, wcr: &Wcr, ty: &str) -> Resu
             "bitwise_xor" => format!("{target} ^= {value};"),
             "logical_and" => format!("{target} = {target} && {value};"),
             "logical_or" => format!("{target} = {target} || {value};"),
+            "logical_xor" => format!("{target} = (bool){target} != (bool){value};"),
+            "exchange" => format!("{target} = {value};"),
+            "sub" => format!("{target} -= {value};"),
+            "div" => format!("{target} /= {value};"),
             other => return fail(op, format!("write-conflict resolution '{other}' is not supported by the HLS emitter yet")),
         },
-        Wcr::Custom(lambda) => {
-            return fail(op, format!("custom write-conflict resolution `{lambda}` is not supported by the HLS emitter yet"))
-        }
+        Wcr::Custom(lambda) => match named_lambda(lambda) {
+            Some(kind) => {
+                let named = sdfg_dialect::WcrKind::from_name(kind).ok_or_else(|| Failure {
+                    op,
+                    message: format!("no write-conflict resolution named {kind}"),
+                })?;
+                return store(op, target, value, &Wcr::Named(named), ty);
+            }
+            None => {
+                return fail(
+                    op,
+                    format!("custom write-conflict resolution `{lambda}` is not supported by the HLS emitter yet"),
+                )
+            }
+        },
     })
+}
+
+/// The named resolution a lambda of two arguments computes (`lambda a,
+/// b: a + b` is `sum`), where it is one of them.
+fn named_lambda(lambda: &str) -> Option<&'static str> {
+    let text = crate::cexpr::strip(lambda.trim().to_string());
+    let rest = text.strip_prefix("lambda")?;
+    let (args, body) = rest.split_once(':')?;
+    let names: Vec<&str> = args.split(',').map(str::trim).collect();
+    let [a, b] = names.as_slice() else {
+        return None;
+    };
+    let body = parse(body.trim()).ok()?;
+    let (a, b) = (Expr::symbol(a), Expr::symbol(b));
+    if body == Expr::add(&a, &b) {
+        Some("sum")
+    } else if body == Expr::mul(&a, &b) {
+        Some("product")
+    } else if body == Expr::min(vec![a.clone(), b.clone()]) {
+        Some("min")
+    } else if body == Expr::max(vec![a, b.clone()]) {
+        Some("max")
+    } else if body == b {
+        Some("exchange")
+    } else {
+        None
+    }
 }
 
 /// Whether every write into an access node comes from a scope.

@@ -35,19 +35,22 @@ fn key(v: &Val<'_>) -> usize {
     v.raw().ptr as usize
 }
 
-/// A connector array: its C++ name and its (constant) shape.
+/// A connector that reads a window of a container (`memref<...>` in the
+/// body): element `(k0, k1, ...)` is `name[base + k0 * c0 + k1 * c1 ...]`.
 #[derive(Clone)]
-pub struct LocalArray {
-    /// The C++ name of the array.
+pub struct Window {
+    /// The C++ name of the container.
     pub name: String,
-    /// The sizes, outermost first.
-    pub shape: Vec<i64>,
+    /// The linear index of the window's first element.
+    pub base: String,
+    /// Per dimension of the connector, what one step adds to the index.
+    pub coefficients: Vec<String>,
 }
 
 /// Translates tasklet bodies.
 pub struct Body<'a, 'n> {
     names: HashMap<usize, String>,
-    arrays: HashMap<usize, LocalArray>,
+    arrays: HashMap<usize, Window>,
     lines: Vec<String>,
     depth: usize,
     prefix: String,
@@ -80,8 +83,8 @@ impl<'a, 'n> Body<'a, 'n> {
         self.names.insert(key(&value), name);
     }
 
-    /// Binds a `memref` block argument to a local array.
-    pub fn bind_array(&mut self, value: Val<'a>, array: LocalArray) {
+    /// Binds a `memref` block argument to a window of a container.
+    pub fn bind_window(&mut self, value: Val<'a>, array: Window) {
         self.arrays.insert(key(&value), array);
     }
 
@@ -159,6 +162,9 @@ impl<'a, 'n> Body<'a, 'n> {
                     let expr = self.expression(op)?;
                     let name = self.fresh();
                     self.line(format!("const {ty} {name} = {expr};"));
+                    if result.uses().is_empty() {
+                        self.line(format!("(void){name};"));
+                    }
                     self.names.insert(key(result), name);
                 }
             }
@@ -334,31 +340,23 @@ impl<'a, 'n> Body<'a, 'n> {
             "math.ipowi" => format!("({c_result})sdfg_ipow({}, {})", arg(0), arg(1)),
             "math.fma" => call("std::fma"),
             "memref.load" => {
-                let array = self
+                let window = self
                     .arrays
                     .get(&key(&operands[0]))
                     .cloned()
                     .ok_or_else(|| {
                         unsupported("loads from something other than an input connector")
                     })?;
-                let mut linear = String::new();
-                let mut stride = 1i64;
-                let mut terms = Vec::new();
-                for (k, size) in array.shape.iter().enumerate().rev() {
+                let mut linear = window.base.clone();
+                for (k, coefficient) in window.coefficients.iter().enumerate() {
                     let index = self.value(op, &operands[1 + k])?;
-                    terms.push(if stride == 1 {
-                        index
+                    linear = if coefficient == "1" {
+                        format!("{linear} + {index}")
                     } else {
-                        format!("{index} * {stride}")
-                    });
-                    stride *= size;
+                        format!("{linear} + {index} * {coefficient}")
+                    };
                 }
-                terms.reverse();
-                linear.push_str(&terms.join(" + "));
-                if linear.is_empty() {
-                    linear.push('0');
-                }
-                format!("{}[{linear}]", array.name)
+                format!("{}[{linear}]", window.name)
             }
             "sdfg.sym" => {
                 let text = op.str_attr("expr").unwrap_or_default();
