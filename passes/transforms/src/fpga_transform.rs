@@ -38,7 +38,10 @@
 //!
 //! The transform does not apply (and says why) to a program that already
 //! has device schedules or storage, returns from inside its control flow
-//! (the copies out would be skipped), or has nothing to compute.
+//! (the copies out would be skipped), still has library nodes (the kernel
+//! runs their expansions), has control flow that reads arrays (they move
+//! to device memory), or has tasklets outside scopes that pass values to
+//! each other.
 
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{array_of, Op, Val};
@@ -243,10 +246,53 @@ pub fn fpga_transform(sdfg: Op<'_>) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// Why [`wrap_in_map`] cannot wrap `tasklet`, if it cannot: it must read
+/// access nodes only, and write each output to exactly one access node.
+fn wrappable(tasklet: Op<'_>) -> Result<(), String> {
+    let label = tasklet.str_attr("label").unwrap_or("tasklet");
+    if tasklet
+        .operand_segment(0)
+        .iter()
+        .any(|v| !v.defining_op().is_some_and(|d| d.is("sdfg.access")))
+    {
+        return Err(format!(
+            "tasklet '{label}' outside any scope reads another tasklet's output"
+        ));
+    }
+    for result in tasklet.results() {
+        let uses = result.uses();
+        if !matches!(uses.as_slice(), [(user, _)] if user.is("sdfg.access")) {
+            return Err(format!(
+                "an output of tasklet '{label}' outside any scope does not go to exactly one access node"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Checks that the transform applies to `sdfg`.
 fn check_applies(sdfg: Op<'_>) -> Result<(), Refusal> {
     let refuse = |why: String| Err(Refusal::NotApplicable(why));
+    for state in sdfg
+        .descendants()
+        .into_iter()
+        .filter(|o| o.is("sdfg.state") && crate::enclosing_sdfg(*o) == Some(sdfg))
+    {
+        for tasklet in state
+            .region_ops(0)
+            .into_iter()
+            .filter(|o| o.is("sdfg.tasklet"))
+        {
+            wrappable(tasklet).map_err(Refusal::NotApplicable)?;
+        }
+    }
     for op in sdfg.descendants() {
+        if op.is("sdfg.library") {
+            let class = op.str_attr("class_path").unwrap_or_default();
+            return refuse(format!(
+                "library node '{class}' has no expansion here (run sdfg-expand-library-nodes first; Cholesky, Inv, Solve and the other LAPACK nodes have none an FPGA runs)"
+            ));
+        }
         let schedule = op.attr("schedule").and_then(Schedule::from_attr);
         if let Some(s) =
             schedule.filter(|s| s.name().starts_with("GPU_") || s.name().starts_with("FPGA_"))
@@ -364,32 +410,18 @@ fn copy<'a>(state: Op<'a>, from: Val<'a>, to: Val<'a>) -> Result<(), Refusal> {
 /// %y = sdfg.access %Y writes(%m["0"] : ...)
 /// ```
 pub fn wrap_in_map(tasklet: Op<'_>, schedule: Schedule) -> Result<(), String> {
+    wrappable(tasklet)?;
     let ctx = tasklet.context();
     let inputs = tasklet.operand_segment(0);
     let after = tasklet.operand_segment(1);
     let label = tasklet.str_attr("label").unwrap_or("tasklet").to_string();
-    if inputs
-        .iter()
-        .any(|v| !v.defining_op().is_some_and(|d| d.is("sdfg.access")))
-    {
-        return Err(format!(
-            "tasklet '{label}' reads something other than an access node"
-        ));
-    }
     let mut out_types = Vec::new();
     let mut exit_memlets = Vec::new();
     for result in tasklet.results() {
-        let uses = result.uses();
-        let [(user, operand)] = uses.as_slice() else {
-            return Err(format!(
-                "an output of tasklet '{label}' does not go to exactly one access node"
-            ));
-        };
-        let memlet = sdfg_dialect::memlet_at(*user, *operand)
-            .filter(|_| user.is("sdfg.access"))
-            .ok_or_else(|| {
-                format!("an output of tasklet '{label}' does not go to an access node")
-            })?;
+        // One access node each, as `wrappable` checked.
+        let (user, operand) = result.uses()[0];
+        let memlet = sdfg_dialect::memlet_at(user, operand)
+            .ok_or_else(|| format!("an output of tasklet '{label}' has no memlet"))?;
         out_types.push(user.operands()[0].ty());
         exit_memlets.push(memlet.to_attr(ctx));
     }

@@ -286,7 +286,7 @@ fn run_against_dace(python: &Path, files: &[PathBuf], work: &Path) -> BTreeMap<S
 /// Programs whose DaCe result cannot be reproduced: it depends on the
 /// thread schedule or on uninitialised memory (at the sizes the harness
 /// uses). They run, but are not compared.
-const NONDETERMINISTIC: &[(&str, &str)] = &[
+pub(crate) const NONDETERMINISTIC: &[(&str, &str)] = &[
     (
         "add_edge_pair_tlstream",
         "parallel iterations push to one stream: the order of its elements depends on the schedule",

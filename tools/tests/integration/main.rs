@@ -6,6 +6,7 @@ mod docs;
 mod execute;
 mod frontends;
 mod gpu;
+mod hls;
 mod import;
 mod layout;
 mod lit;

@@ -43,6 +43,26 @@ void each(const std::vector<long long> &shape, const std::vector<long long> &str
   }
 }
 
+// A zero-initialised array of a testbench (std::vector<bool> has no
+// data()); assignment copies the elements.
+template <typename T>
+class Buffer {
+ public:
+  explicit Buffer(size_t size) : size_(size), data_(new T[size ? size : 1]()) {}
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &other) {
+    for (size_t k = 0; k < size_ && k < other.size_; ++k) data_[k] = other.data_[k];
+    return *this;
+  }
+  ~Buffer() { delete[] data_; }
+  T *data() { return data_; }
+  T &operator[](size_t k) { return data_[k]; }
+
+ private:
+  size_t size_;
+  T *data_;
+};
+
 class Args {
  public:
   Args(int argc, char **argv) {
@@ -91,14 +111,20 @@ class Args {
       fail(name + ".npy is in Fortran order");
     long long count = 1;
     for (long long s : shape) count *= s;
-    std::vector<T> values(count);
-    in.read(reinterpret_cast<char *>(values.data()), count * sizeof(T));
+    // Raw bytes: std::vector<bool> holds no array of bool.
+    std::vector<char> raw(count * sizeof(T));
+    in.read(raw.data(), raw.size());
     if (!in) fail(name + ".npy holds fewer than " + std::to_string(count) + " elements");
+    auto value = [&](long long k) {
+      T v;
+      std::memcpy(&v, raw.data() + k * sizeof(T), sizeof(T));
+      return v;
+    };
     if (shape.empty()) {
-      data[0] = values[0];
+      data[0] = value(0);
       return;
     }
-    each(shape, strides, offsets, [&](long long k, long long at) { data[at] = values[k]; });
+    each(shape, strides, offsets, [&](long long k, long long at) { data[at] = value(k); });
   }
 
   // Writes the strided `data` as OUTPUT_DIR/NAME.npy (C order).
@@ -107,11 +133,12 @@ class Args {
              std::vector<long long> strides, std::vector<long long> offsets, const char *descr) {
     long long count = 1;
     for (long long s : shape) count *= s;
-    std::vector<T> values(count);
+    std::vector<char> raw(count * sizeof(T));
+    auto put = [&](long long k, const T &v) { std::memcpy(raw.data() + k * sizeof(T), &v, sizeof(T)); };
     if (shape.empty())
-      values[0] = data[0];
+      put(0, data[0]);
     else
-      each(shape, strides, offsets, [&](long long k, long long at) { values[k] = data[at]; });
+      each(shape, strides, offsets, [&](long long k, long long at) { put(k, data[at]); });
     std::ostringstream dims;
     dims << "(";
     for (size_t d = 0; d < shape.size(); ++d) dims << shape[d] << (shape.size() == 1 ? "," : (d + 1 < shape.size() ? ", " : ""));
@@ -125,7 +152,7 @@ class Args {
     unsigned char b[2] = {(unsigned char)(header.size() & 0xff), (unsigned char)(header.size() >> 8)};
     out.write(reinterpret_cast<char *>(b), 2);
     out.write(header.data(), header.size());
-    out.write(reinterpret_cast<const char *>(values.data()), count * sizeof(T));
+    out.write(raw.data(), raw.size());
   }
 
  private:

@@ -65,6 +65,9 @@ pub enum ParamKind {
         layout: Layout,
         /// Whether the SDFG declares it transient (the host allocates it).
         transient: bool,
+        /// How many elements the host allocates, in free symbols (a
+        /// transient sized by a loop's variable gets its largest size).
+        size: Expr,
     },
     /// A scalar argument read by value (`s_axilite`).
     Scalar,
@@ -101,6 +104,8 @@ pub struct Kernel {
     pub copies_out: Vec<(String, String)>,
     /// The SDFG's non-transient containers: (DaCe name, C++ type, layout).
     pub host: Vec<(String, String, Layout)>,
+    /// The SDFG's integer constants, which sizes may name.
+    pub constants: Vec<(String, i64)>,
 }
 
 /// Where a container lives in the emitted code.
@@ -245,6 +250,11 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         }
     }
 
+    // The ranges of the loops' variables, and the symbols the program
+    // defines itself.
+    let defined = sdfg_analysis::symbols::defined_symbols(sdfg);
+    let loops = loop_ranges(sdfg);
+
     // Containers; those that unrolled maps read or write are partitioned
     // into registers.
     let mut unrolled = BTreeSet::new();
@@ -368,6 +378,12 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
                         .chain(&copies_out)
                         .any(|(a, b)| *a == dace || *b == dace) =>
             {
+                let size = allocation_size(&layout, &loops, &defined).ok_or_else(|| Failure {
+                    op: owner,
+                    message: format!(
+                        "container '{dace}' is sized by symbols the program defines itself, whose largest value is not known: the host cannot allocate it"
+                    ),
+                })?;
                 params.push(Param {
                     dace: dace.clone(),
                     name: cname.clone(),
@@ -375,6 +391,7 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
                     kind: ParamKind::Global {
                         layout: layout.clone(),
                         transient,
+                        size,
                     },
                 })
             }
@@ -441,7 +458,6 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
 
     // Symbols: the free ones (DaCe's interface) are parameters, which
     // assignments may update; the others are variables of the kernel.
-    let defined = sdfg_analysis::symbols::defined_symbols(sdfg);
     let constants: BTreeSet<String> = sdfg
         .attr("constants")
         .map(sdfg_dialect::ir::dictionary_entries)
@@ -449,6 +465,7 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         .into_iter()
         .map(|(n, _)| n.to_string())
         .collect();
+    let mut constant_values = Vec::new();
     for (name, value) in sdfg
         .attr("constants")
         .map(sdfg_dialect::ir::dictionary_entries)
@@ -458,6 +475,7 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         if unsafe { mlir_sys::mlirAttributeIsAInteger(value) } {
             let n = unsafe { mlir_sys::mlirIntegerAttrGetValueInt(value) };
             e.symbols.insert(name.to_string(), format!("{n}LL"));
+            constant_values.push((name.to_string(), n));
         }
     }
     let mut symbol_vars = Vec::new();
@@ -484,6 +502,14 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
                 ty: c_ty,
                 kind: ParamKind::Symbol,
             });
+        }
+    }
+
+    // Symbols that edges assign without a declaration are variables too.
+    for symbol in assigned_symbols(sdfg) {
+        if !e.symbols.contains_key(&symbol) {
+            symbol_vars.push(format!("long long {} = 0;", identifier(&symbol)));
+            e.symbols.insert(symbol.clone(), identifier(&symbol));
         }
     }
 
@@ -581,7 +607,21 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         copies_in,
         copies_out,
         host,
+        constants: constant_values,
     })
+}
+
+/// The `k`-th index a range covers: `start + k * step`, or with tiles of
+/// `tile` indices, `start + (k // tile) * step + k % tile`.
+fn range_point(range: &Range, k: &Expr) -> Expr {
+    if range.tile.as_int() == Some(1) {
+        return Expr::add(&range.start, &Expr::mul(k, &range.step));
+    }
+    let origin = Expr::mul(&Expr::floordiv(k, &range.tile), &range.step);
+    Expr::add(
+        &Expr::add(&range.start, &origin),
+        &Expr::modulo(k, &range.tile),
+    )
 }
 
 /// Declares a local container.
@@ -596,7 +636,7 @@ fn declare(code: &mut Code, info: &Info) {
                 ));
             }
         }
-        _ => code.line(format!("{} {};", info.ty, info.name)),
+        _ => code.line(format!("{} {} = 0;", info.ty, info.name)),
     }
 }
 
@@ -629,6 +669,58 @@ fn total_size(layout: &Layout) -> Option<i64> {
         span += (size - 1).max(0) * stride;
     }
     Some(span)
+}
+
+/// The ranges `(variable, smallest, largest)` of the variables of
+/// `sdfg`'s loop regions where the symbolic engine knows them.
+fn loop_ranges(sdfg: Op<'_>) -> Vec<(String, Expr, Expr)> {
+    let asm = Assumptions::all_positive();
+    sdfg.descendants()
+        .into_iter()
+        .filter(|o| o.is("sdfg.loop") && o.ancestor("sdfg.sdfg") == Some(sdfg))
+        .filter_map(|lp| {
+            let var = lp.str_attr("var")?;
+            let parse_attr = |k: &str| lp.str_attr(k).and_then(|t| parse(t).ok());
+            let range = sdfg_symbolic::loop_range(
+                var,
+                &parse_attr("init")?,
+                &parse_attr("cond")?,
+                &parse_attr("update")?,
+                &asm,
+            )?;
+            Some((
+                var.to_string(),
+                range.range.min_element(),
+                range.range.max_element(),
+            ))
+        })
+        .collect()
+}
+
+/// The number of elements the host allocates for a layout: its span, with
+/// each symbol the program defines replaced by its largest value where
+/// the span grows with it; `None` where that is not known.
+fn allocation_size(
+    layout: &Layout,
+    loops: &[(String, Expr, Expr)],
+    defined: &BTreeSet<String>,
+) -> Option<Expr> {
+    let mut size = span(layout);
+    for symbol in size.free_symbols() {
+        if !defined.contains(&symbol) {
+            continue;
+        }
+        let (_, lo, hi) = loops.iter().find(|(v, _, _)| *v == symbol)?;
+        let asm = Assumptions::all_positive().with_range(&symbol, lo.clone(), hi.clone());
+        // The size at the last value where it grows with the variable, at
+        // the first where it shrinks.
+        size = [hi, lo].into_iter().find_map(|end| {
+            let bound = size.substitute(&HashMap::from([(symbol.clone(), end.clone())]));
+            asm.prove_nonnegative(&Expr::sub(&bound, &size))
+                .then_some(bound)
+        })?;
+    }
+    Some(size)
 }
 
 /// The symbolic span of a layout's memory.
@@ -1205,13 +1297,8 @@ impl<'a> Emitter<'a> {
             }
             inner.line("SDFG_HLS_JOIN();");
             let used: Vec<String> = self.used.iter().cloned().collect();
-            let (params, args) = self.signature(&used);
-            self.functions.push(format!(
-                "static void {name}({}) {{\n{}\n}}\n",
-                params.join(", "),
-                inner.lines.join("\n")
-            ));
-            self.code.line(format!("{name}({});", args.join(", ")));
+            let call = self.function(&name, &used, &inner.lines);
+            self.code.line(format!("{call};"));
         }
         Ok(())
     }
@@ -1262,6 +1349,7 @@ impl<'a> Emitter<'a> {
             let c = self.expr(nested, value)?;
             let var = self.fresh(name);
             self.code.line(format!("const long long {var} = {c};"));
+            self.code.line(format!("(void){var};"));
             inner_symbols.insert(name.to_string(), var);
         }
         // Arguments.
@@ -1383,6 +1471,13 @@ impl<'a> Emitter<'a> {
                 self.symbols.insert(symbol.to_string(), c.clone());
             }
         }
+        for symbol in assigned {
+            if !self.symbols.contains_key(&symbol) {
+                let var = self.fresh(&symbol);
+                self.code.line(format!("long long {var} = 0;"));
+                self.symbols.insert(symbol, var);
+            }
+        }
         for (arg, info) in arguments {
             if let Home::Alias(lvalue) = &info.home {
                 let read = if info.layout.elem.is_float() {
@@ -1416,7 +1511,7 @@ impl<'a> Emitter<'a> {
             }
             let name = self.fresh(&dace);
             let home = if inner_layout.scalar {
-                self.code.line(format!("{ty} {name};"));
+                self.code.line(format!("{ty} {name} = 0;"));
                 let read = if inner_layout.elem.is_float() {
                     name.clone()
                 } else {
@@ -1477,13 +1572,22 @@ impl<'a> Emitter<'a> {
         result?;
         self.used.extend(used.iter().cloned());
         let name = self.fresh(map.str_attr("label").unwrap_or("scope"));
-        let (params, args) = self.signature(&used);
+        Ok(self.function(&name, &used, &body.lines))
+    }
+
+    /// Adds the function `name` with the body `lines`, taking the
+    /// kernel-level names in `used`; returns the call.
+    fn function(&mut self, name: &str, used: &[String], lines: &[String]) -> String {
+        let (params, args) = self.signature(used);
+        // Every parameter is used, also where only a branch reads it.
+        let voids: Vec<String> = args.iter().map(|a| format!("  (void){a};")).collect();
         self.functions.push(format!(
-            "static void {name}({}) {{\n{}\n}}\n",
+            "static void {name}({}) {{\n{}\n{}\n}}\n",
             params.join(", "),
-            body.lines.join("\n")
+            voids.join("\n"),
+            lines.join("\n")
         ));
-        Ok(format!("{name}({})", args.join(", ")))
+        format!("{name}({})", args.join(", "))
     }
 
     fn map(&mut self, map: Op<'a>) -> Result<'a, ()> {
@@ -1502,6 +1606,7 @@ impl<'a> Emitter<'a> {
             let name = self.fresh(&connector);
             self.code
                 .line(format!("const long long {name} = (long long){read};"));
+            self.code.line(format!("(void){name};"));
             self.params.push((connector, name));
         }
         let params = map.str_array_attr("params");
@@ -1527,13 +1632,15 @@ impl<'a> Emitter<'a> {
             let start = self.int(map, &range.start)?;
             let end = self.int(map, &range.end)?;
             let step = self.int(map, &range.step)?;
+            let positive = Assumptions::all_positive();
             let compare = match range.step.as_int() {
                 Some(s) if s > 0 => "<",
                 Some(s) if s < 0 => ">",
+                None if positive.prove_nonnegative(&Expr::sub(&range.step, &Expr::int(1))) => "<",
                 _ => {
                     return fail(
                         map,
-                        format!("range `{r}` has a step that is not a nonzero constant"),
+                        format!("range `{r}` has a step whose sign is not known"),
                     )
                 }
             };
@@ -1620,10 +1727,11 @@ impl<'a> Emitter<'a> {
                 }
             }
             let Some(source) = edge.source.defining_op() else {
-                return fail(
-                    access,
-                    "is written from a scope argument, which the HLS emitter does not support yet",
-                );
+                // A copy from the data a scope passes in.
+                let memlet = edge.memlet.clone().unwrap_or_else(|| Memlet::plain(""));
+                let src = self.info(access, edge.source)?;
+                self.copy(access, &src, &dst, &memlet)?;
+                continue;
             };
             match source.name() {
                 "sdfg.map" | "sdfg.tasklet" | "sdfg.nested" => {}
@@ -1672,32 +1780,56 @@ impl<'a> Emitter<'a> {
                 .collect()
         };
         let (src_dims, dst_dims) = (moving(&from), moving(&to));
-        if src_dims.len() != dst_dims.len()
-            || src_dims
+        let size = |s: &Subset, d: &usize| s.ranges()[*d].size();
+        let same_shape = src_dims.len() == dst_dims.len()
+            && src_dims
                 .iter()
                 .zip(&dst_dims)
-                .any(|(a, b)| from.ranges()[*a].size() != to.ranges()[*b].size())
-        {
-            return fail(op, "copies between subsets of different shapes, which the HLS emitter does not support yet");
+                .all(|(a, b)| size(&from, a) == size(&to, b));
+        let volume = |s: &Subset, dims: &[usize]| {
+            dims.iter()
+                .fold(Expr::int(1), |acc, d| Expr::mul(&acc, &size(s, d)))
+        };
+        if !same_shape && volume(&from, &src_dims) != volume(&to, &dst_dims) {
+            return fail(
+                op,
+                format!(
+                    "copies {} elements into {}",
+                    volume(&from, &src_dims),
+                    volume(&to, &dst_dims)
+                ),
+            );
         }
+        // Loops over the source's points; the destination's point is the
+        // one at the same row-major position.
         let counters: Vec<String> = src_dims.iter().map(|_| self.fresh("c")).collect();
         for (n, d) in counters.iter().zip(&src_dims) {
-            let size = self.int(op, &from.ranges()[*d].size())?;
+            let count = self.int(op, &size(&from, d))?;
             self.code
-                .open(format!("for (long long {n} = 0; {n} < {size}; ++{n}) {{"));
+                .open(format!("for (long long {n} = 0; {n} < {count}; ++{n}) {{"));
             if n == counters.last().unwrap_or(n) {
                 self.code.line("#pragma HLS PIPELINE II=1");
             }
         }
-        let point = |s: &Subset, dims: &[usize]| -> Vec<Expr> {
+        let source_position: Vec<Expr> = (0..src_dims.len())
+            .map(|k| Expr::symbol(&format!("__counter{k}")))
+            .collect();
+        let target_position = if same_shape {
+            source_position.clone()
+        } else {
+            let mut flat = Expr::int(0);
+            for (k, d) in src_dims.iter().enumerate() {
+                flat = Expr::add(&Expr::mul(&flat, &size(&from, d)), &source_position[k]);
+            }
+            let sizes: Vec<Expr> = dst_dims.iter().map(|d| size(&to, d)).collect();
+            Expr::unravel(&flat, &sizes)
+        };
+        let point = |s: &Subset, dims: &[usize], position: &[Expr]| -> Vec<Expr> {
             s.ranges()
                 .iter()
                 .enumerate()
                 .map(|(d, r)| match dims.iter().position(|x| *x == d) {
-                    Some(k) => Expr::add(
-                        &r.start,
-                        &Expr::mul(&Expr::symbol(&format!("__counter{k}")), &r.step),
-                    ),
+                    Some(k) => range_point(r, &position[k]),
                     None => r.start.clone(),
                 })
                 .collect()
@@ -1706,8 +1838,8 @@ impl<'a> Emitter<'a> {
         for (k, n) in counters.iter().enumerate() {
             self.params.push((format!("__counter{k}"), n.clone()));
         }
-        let read = self.element(op, src, &point(&from, &src_dims))?;
-        let write = self.element(op, dst, &point(&to, &dst_dims))?;
+        let read = self.element(op, src, &point(&from, &src_dims, &source_position))?;
+        let write = self.element(op, dst, &point(&to, &dst_dims, &target_position))?;
         self.params.truncate(depth);
         let statement = store(op, &write, &read, &memlet.wcr, &dst.ty)?;
         self.code.line(statement);

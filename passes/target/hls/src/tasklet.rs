@@ -191,6 +191,11 @@ impl<'a, 'n> Body<'a, 'n> {
         self.block(op.region_ops(1), &names)?;
         self.depth -= 1;
         self.line("}".into());
+        for (result, name) in op.results().iter().zip(&names) {
+            if result.uses().is_empty() {
+                self.line(format!("(void){name};"));
+            }
+        }
         Ok(())
     }
 

@@ -66,6 +66,13 @@ pub fn emit(kernel: &Kernel) -> String {
     ));
     out.push_str("int main(int argc, char **argv) {\n");
     out.push_str("  sdfg_hls::Args args(argc, argv);\n");
+    for (name, value) in &kernel.constants {
+        out.push_str(&format!(
+            "  const long long {} = {value}LL;\n  (void){};\n",
+            crate::cexpr::identifier(name),
+            crate::cexpr::identifier(name)
+        ));
+    }
     for p in &kernel.params {
         if matches!(p.kind, ParamKind::Symbol) {
             out.push_str(&format!(
@@ -78,7 +85,7 @@ pub fn emit(kernel: &Kernel) -> String {
     for (dace, ty, layout) in &kernel.host {
         let name = format!("host_{}", crate::cexpr::identifier(dace));
         out.push_str(&format!(
-            "  std::vector<{ty}> {name}((size_t){});\n",
+            "  sdfg_hls::Buffer<{ty}> {name}((size_t){});\n",
             host(&span(layout))
         ));
         out.push_str(&format!(
@@ -92,19 +99,22 @@ pub fn emit(kernel: &Kernel) -> String {
     let host_of = |dace: &str| format!("host_{}", crate::cexpr::identifier(dace));
     // Device buffers.
     for p in &kernel.params {
-        if let ParamKind::Global { layout, .. } = &p.kind {
+        if let ParamKind::Global { size, .. } = &p.kind {
             let host_name = kernel
                 .host
                 .iter()
                 .find(|(d, _, _)| *d == p.dace)
                 .map(|(d, _, _)| host_of(d));
             match host_name {
-                Some(h) => out.push_str(&format!("  std::vector<{}> &{} = {h};\n", p.ty, p.name)),
+                Some(h) => out.push_str(&format!(
+                    "  sdfg_hls::Buffer<{}> &{} = {h};\n",
+                    p.ty, p.name
+                )),
                 None => out.push_str(&format!(
-                    "  std::vector<{}> {}((size_t){});\n",
+                    "  sdfg_hls::Buffer<{}> {}((size_t){});\n",
                     p.ty,
                     p.name,
-                    host(&span(layout))
+                    host(size)
                 )),
             }
         }

@@ -1,0 +1,525 @@
+//! C simulation of `--emit-hls`: programs made FPGA kernels by
+//! `sdfg-fpga-transform`, written as HLS C++ with their testbenches,
+//! compiled with g++ against the project's `hls_stream.h`, and run on the
+//! inputs `sdfg-run` runs the original program on; the outputs must be
+//! `sdfg-run`'s.
+//!
+//! - The seeds and the `kernels` benchmark's programs (as DaCe 1.0.2
+//!   writes them, at their test sizes): at least 90% of those the
+//!   transform accepts simulate correctly.
+//! - Every runnable corpus program (every `SDFG_HLS_CORPUS_STRIDE`-th,
+//!   default 6; 1 runs all): each one simulates correctly or gets a
+//!   diagnostic naming what is unsupported, never wrong numbers, a
+//!   compiler error or a crash.
+//! - No emitted kernel uses what Vitis HLS cannot synthesize.
+
+use crate::execute::{close, NONDETERMINISTIC};
+use crate::import::{corpus_dir, dace_index, dace_python};
+use sdfg_execution::npy::Array;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// What is run before the transform: library nodes expanded (the emitter
+/// implements none), memlets propagated and the program simplified, as
+/// DaCe applies `FPGATransformSDFG` to simplified programs, and loops and
+/// branches raised (structured loops are `for` loops in HLS C++, and
+/// their variables' ranges bound the sizes of what they allocate).
+const PIPELINE: &str = "builtin.module(sdfg-expand-library-nodes,sdfg-propagate-memlets,sdfg-simplify,sdfg-raise-loops,sdfg-raise-branches,sdfg-fpga-transform)";
+
+/// The value every free symbol of a corpus program gets (above 10, the
+/// bound of `sdfg-run`'s random integers, so that index arrays stay in
+/// bounds).
+const SYMBOL_VALUE: &str = "12";
+
+/// One program to simulate.
+struct Case {
+    name: String,
+    program: PathBuf,
+    /// Inputs to use (`in/*.npy`), or none for `sdfg-run`'s random ones.
+    inputs: Option<PathBuf>,
+    /// Symbol values; with none, every symbol `sdfg-run` asks for gets
+    /// [`SYMBOL_VALUE`].
+    symbols: Vec<String>,
+}
+
+/// What simulating one program gave.
+#[derive(Debug)]
+enum Verdict {
+    /// The testbench's outputs are `sdfg-run`'s.
+    Simulates,
+    /// The transform does not apply (it says why).
+    Refused(String),
+    /// `sdfg-run` cannot run the program (no reference).
+    NotRunnable(String),
+    /// The emitter reports what it does not support.
+    Diagnostic(String),
+    /// Wrong numbers.
+    Wrong(String),
+    /// A failing step that should not fail: the pipeline, g++, the
+    /// testbench.
+    Broken(String),
+}
+
+fn tool(name: &str) -> PathBuf {
+    match name {
+        "sdfg-opt" => PathBuf::from(env!("CARGO_BIN_EXE_sdfg-opt")),
+        "sdfg-translate" => PathBuf::from(env!("CARGO_BIN_EXE_sdfg-translate")),
+        _ => PathBuf::from(env!("CARGO_BIN_EXE_sdfg-run")),
+    }
+}
+
+/// Runs `command` for at most `limit`; `Err` for a failure to start or a
+/// timeout.
+fn run(command: &mut Command, limit: Duration) -> Result<std::process::Output, String> {
+    let mut child = command
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let start = std::time::Instant::now();
+    while child.try_wait().map_err(|e| e.to_string())?.is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("no result after {limit:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().map_err(|e| e.to_string())
+}
+
+fn first_error(output: &std::process::Output) -> String {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    stderr
+        .lines()
+        .find(|l| l.contains("error"))
+        .or_else(|| stderr.lines().last())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The headers the emitted code compiles against.
+fn include_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../passes/target/hls/include")
+}
+
+fn simulate(case: &Case, work: &Path) -> Verdict {
+    let _ = std::fs::remove_dir_all(work);
+    std::fs::create_dir_all(work.join("sim")).expect("a work directory");
+    let limit = Duration::from_secs(120);
+    // The program in MLIR, then the kernel.
+    let mlir = work.join("program.mlir");
+    let imported = if case.program.extension().is_some_and(|x| x == "mlir") {
+        std::fs::copy(&case.program, &mlir)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    } else {
+        run(
+            Command::new(tool("sdfg-translate"))
+                .arg("--import-dace")
+                .arg(&case.program)
+                .arg("-o")
+                .arg(&mlir),
+            limit,
+        )
+        .and_then(|o| {
+            o.status
+                .success()
+                .then_some(())
+                .ok_or_else(|| first_error(&o))
+        })
+    };
+    if let Err(e) = imported {
+        return Verdict::NotRunnable(format!("import: {e}"));
+    }
+    let fpga = work.join("fpga.mlir");
+    let output = match run(
+        Command::new(tool("sdfg-opt"))
+            .arg(&mlir)
+            .arg(format!("--pass-pipeline={PIPELINE}"))
+            .arg("-o")
+            .arg(&fpga),
+        limit,
+    ) {
+        Ok(o) => o,
+        Err(e) => return Verdict::Broken(format!("pipeline: {e}")),
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        return Verdict::Broken(format!("pipeline: {}", first_error(&output)));
+    }
+    if let Some(line) = stderr
+        .lines()
+        .find(|l| l.contains("sdfg-fpga-transform does not apply"))
+    {
+        return Verdict::Refused(
+            line.rsplit("does not apply: ")
+                .next()
+                .unwrap_or(line)
+                .to_string(),
+        );
+    }
+    // The reference: sdfg-run on the program as it was.
+    let mut symbols = case.symbols.clone();
+    let reference = loop {
+        let mut command = Command::new(tool("sdfg-run"));
+        command
+            .arg(&mlir)
+            .arg("--check-bounds")
+            .arg("--out")
+            .arg(work.join("reference"));
+        match &case.inputs {
+            Some(dir) => {
+                for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                    let path = entry.path();
+                    if let Some(name) = path.file_stem().and_then(|s| s.to_str()) {
+                        command
+                            .arg("--input")
+                            .arg(format!("{name}={}", path.display()));
+                    }
+                }
+            }
+            None => {
+                command.arg("--save-inputs").arg(work.join("in"));
+            }
+        }
+        for s in &symbols {
+            command.arg("--set").arg(s);
+        }
+        let output = match run(&mut command, limit) {
+            Ok(o) => o,
+            Err(e) => return Verdict::NotRunnable(format!("sdfg-run: {e}")),
+        };
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        let missing = stderr
+            .split("symbol `")
+            .nth(1)
+            .filter(|_| stderr.contains("has no value"))
+            .and_then(|rest| rest.split('`').next())
+            .map(str::to_string);
+        match missing {
+            Some(symbol) if case.symbols.is_empty() && symbols.len() < 16 => {
+                symbols.push(format!("{symbol}={SYMBOL_VALUE}"));
+            }
+            _ if output.status.success() => break work.join("reference"),
+            _ => return Verdict::NotRunnable(format!("sdfg-run: {}", first_error(&output))),
+        }
+    };
+    let inputs = case.inputs.clone().unwrap_or_else(|| work.join("in"));
+    // The kernel and its testbench.
+    for (flag, file) in [
+        ("--emit-hls", "kernel.cpp"),
+        ("--emit-hls-testbench", "testbench.cpp"),
+    ] {
+        match run(
+            Command::new(tool("sdfg-translate"))
+                .arg(flag)
+                .arg(&fpga)
+                .arg("-o")
+                .arg(work.join(file)),
+            limit,
+        ) {
+            Ok(o) if o.status.success() => {}
+            Ok(o) => return Verdict::Diagnostic(first_error(&o)),
+            Err(e) => return Verdict::Broken(format!("{flag}: {e}")),
+        }
+    }
+    let compiled = run(
+        Command::new("g++")
+            .args([
+                "-std=c++14",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-Wno-unknown-pragmas",
+                "-O1",
+                "-pthread",
+            ])
+            .arg("-I")
+            .arg(include_dir())
+            .arg(work.join("kernel.cpp"))
+            .arg(work.join("testbench.cpp"))
+            .arg("-o")
+            .arg(work.join("simulation")),
+        limit,
+    );
+    match compiled {
+        Ok(o) if o.status.success() => {}
+        Ok(o) => return Verdict::Broken(format!("g++: {}", first_error(&o))),
+        Err(e) => return Verdict::Broken(format!("g++: {e}")),
+    }
+    match run(
+        Command::new(work.join("simulation"))
+            .arg(&inputs)
+            .arg(work.join("sim"))
+            .args(&symbols),
+        limit,
+    ) {
+        Ok(o) if o.status.success() => {}
+        Ok(o) => return Verdict::Broken(format!("testbench: {:?} {}", o.status, first_error(&o))),
+        Err(e) => return Verdict::Broken(format!("testbench: {e}")),
+    }
+    compare(&reference, &work.join("sim"), &inputs)
+}
+
+/// Compares every output of the reference with the simulation's (an
+/// output the testbench did not write is its input, unchanged).
+fn compare(reference: &Path, simulated: &Path, inputs: &Path) -> Verdict {
+    for entry in std::fs::read_dir(reference).into_iter().flatten().flatten() {
+        let path = entry.path();
+        let Some(file) = path.file_name() else {
+            continue;
+        };
+        let ours = simulated.join(file);
+        let ours = if ours.exists() {
+            ours
+        } else {
+            inputs.join(file)
+        };
+        let (Ok(expected), Ok(got)) = (Array::read(&path), Array::read(&ours)) else {
+            return Verdict::Wrong(format!("{}: missing or unreadable", file.to_string_lossy()));
+        };
+        if let Err(e) = close(&got, &expected) {
+            return Verdict::Wrong(format!("{}: {e}", file.to_string_lossy()));
+        }
+    }
+    Verdict::Simulates
+}
+
+/// What the emitted kernel must not contain for Vitis HLS: dynamic
+/// memory, standard containers, recursion, pointer arithmetic. Returns
+/// what it found.
+fn unsynthesizable(kernel: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for pattern in [
+        "new ",
+        "malloc",
+        "free(",
+        "std::vector",
+        "std::map",
+        "std::list",
+        "std::string",
+        "std::deque",
+        "*(",
+        "&fpga_",
+    ] {
+        if kernel.contains(pattern) {
+            found.push(format!("`{pattern}`"));
+        }
+    }
+    // Recursion: a function that calls itself.
+    for chunk in kernel.split("\nstatic void ").skip(1) {
+        let Some((name, body)) = chunk.split_once('(') else {
+            continue;
+        };
+        let body = body.split("\n}\n").next().unwrap_or_default();
+        if body.contains(&format!("{name}(")) {
+            found.push(format!("recursion in {name}"));
+        }
+    }
+    found
+}
+
+/// Simulates `cases` two at a time; returns the verdicts by name and the
+/// kernels' unsynthesizable constructs.
+fn simulate_all(cases: &[Case], work: &Path) -> (BTreeMap<String, Verdict>, Vec<String>) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let verdicts = std::sync::Mutex::new(BTreeMap::new());
+    let scans = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(case) = cases.get(i) else {
+                    break;
+                };
+                let dir = work.join(&case.name);
+                let verdict = simulate(case, &dir);
+                if let Ok(kernel) = std::fs::read_to_string(dir.join("kernel.cpp")) {
+                    for what in unsynthesizable(&kernel) {
+                        scans
+                            .lock()
+                            .expect("no panics")
+                            .push(format!("{}: {what}", case.name));
+                    }
+                }
+                verdicts
+                    .lock()
+                    .expect("no panics")
+                    .insert(case.name.clone(), verdict);
+            });
+        }
+    });
+    (
+        verdicts.into_inner().expect("no panics"),
+        scans.into_inner().expect("no panics"),
+    )
+}
+
+/// Prints the counts and the reasons of everything but a simulation.
+fn report(what: &str, verdicts: &BTreeMap<String, Verdict>) -> (usize, usize) {
+    let simulates = verdicts
+        .values()
+        .filter(|v| matches!(v, Verdict::Simulates))
+        .count();
+    let accepted = verdicts
+        .values()
+        .filter(|v| !matches!(v, Verdict::Refused(_) | Verdict::NotRunnable(_)))
+        .count();
+    println!(
+        "{what}: {simulates} of the {accepted} programs sdfg-fpga-transform accepts simulate to sdfg-run's numbers ({} programs, {} refused by the transform, {} not runnable)",
+        verdicts.len(),
+        verdicts.values().filter(|v| matches!(v, Verdict::Refused(_))).count(),
+        verdicts.values().filter(|v| matches!(v, Verdict::NotRunnable(_))).count(),
+    );
+    let mut reasons: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for (name, verdict) in verdicts {
+        let reason = match verdict {
+            Verdict::Simulates => continue,
+            Verdict::Refused(r) => format!("refused: {r}"),
+            Verdict::NotRunnable(r) => format!("not runnable: {r}"),
+            Verdict::Diagnostic(d) => {
+                format!("diagnostic: {}", d.rsplit("error: ").next().unwrap_or(d))
+            }
+            Verdict::Wrong(w) => format!("WRONG: {w}"),
+            Verdict::Broken(b) => format!("BROKEN: {b}"),
+        };
+        let key: String = reason
+            .split('\'')
+            .enumerate()
+            .map(|(i, s)| if i % 2 == 1 { "_" } else { s })
+            .collect();
+        reasons.entry(key).or_default().push(name);
+    }
+    for (reason, names) in &reasons {
+        println!("  {:4} {reason} (e.g. {})", names.len(), names[0]);
+    }
+    (simulates, accepted)
+}
+
+/// The seeds and the `kernels` benchmark's programs simulate to
+/// `sdfg-run`'s numbers: at least 90% of those the transform accepts.
+#[test]
+fn seeds_and_kernels_simulate_as_fpga_kernels() {
+    let work = std::env::temp_dir().join(format!("sdfg-hls-kernels-{}", std::process::id()));
+    std::fs::create_dir_all(&work).expect("a temporary directory");
+    let mut cases = Vec::new();
+    let seeds = corpus_dir().join("seeds");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&seeds)
+        .expect("the seeds")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "sdfg"))
+        .collect();
+    files.sort();
+    for file in files {
+        let stem = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        cases.push(Case {
+            name: format!("seed {stem}"),
+            program: file.clone(),
+            inputs: None,
+            symbols: Vec::new(),
+        });
+    }
+    if let Some(python) = dace_python() {
+        let kernels_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/kernels");
+        let mut kernels: Vec<PathBuf> = std::fs::read_dir(&kernels_dir)
+            .expect("the kernels")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "py"))
+            .collect();
+        kernels.sort();
+        let script = work.join("hls_kernels.py");
+        std::fs::write(&script, include_str!("python/hls_kernels.py")).expect("writable");
+        let out = work.join("dace");
+        let status = Command::new(&python)
+            .current_dir(&work)
+            .arg(&script)
+            .arg(&out)
+            .args(&kernels)
+            .status()
+            .expect("python runs");
+        assert!(status.success(), "hls_kernels.py failed");
+        for kernel in &kernels {
+            let stem = kernel
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default();
+            let case = out.join(stem);
+            if let Ok(status) = std::fs::read_to_string(case.join("status")) {
+                println!("  kernel {stem}: {}", status.trim());
+                continue;
+            }
+            let symbols = std::fs::read_to_string(case.join("symbols"))
+                .unwrap_or_default()
+                .lines()
+                .filter(|l| !l.is_empty())
+                .map(str::to_string)
+                .collect();
+            cases.push(Case {
+                name: format!("kernel {stem}"),
+                program: case.join("program.sdfg"),
+                inputs: Some(case.join("in")),
+                symbols,
+            });
+        }
+    }
+    let (verdicts, scans) = simulate_all(&cases, &work.join("runs"));
+    let (simulates, accepted) = report("seeds and kernels", &verdicts);
+    let bad: Vec<String> = verdicts
+        .iter()
+        .filter(|(_, v)| matches!(v, Verdict::Wrong(_) | Verdict::Broken(_)))
+        .map(|(n, v)| format!("{n}: {v:?}"))
+        .collect();
+    assert!(bad.is_empty(), "wrong numbers or broken steps: {bad:#?}");
+    assert!(scans.is_empty(), "unsynthesizable constructs: {scans:#?}");
+    assert!(
+        simulates * 100 >= accepted * 90,
+        "only {simulates} of {accepted} accepted programs simulate correctly"
+    );
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// Every runnable corpus program (a sample in CI) made an FPGA kernel
+/// either simulates to `sdfg-run`'s numbers or gets a diagnostic naming
+/// what is unsupported.
+#[test]
+fn corpus_programs_simulate_as_fpga_kernels_or_say_why_not() {
+    let stride: usize = std::env::var("SDFG_HLS_CORPUS_STRIDE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(6)
+        .max(1);
+    let dir = corpus_dir().join("dace");
+    let cases: Vec<Case> = dace_index()
+        .into_iter()
+        .filter(|(file, verdict)| {
+            verdict == "ok"
+                && !NONDETERMINISTIC
+                    .iter()
+                    .any(|(name, _)| file.strip_suffix(".sdfg") == Some(name))
+        })
+        .step_by(stride)
+        .map(|(file, _)| Case {
+            name: file.trim_end_matches(".sdfg").to_string(),
+            program: dir.join(&file),
+            inputs: None,
+            symbols: Vec::new(),
+        })
+        .collect();
+    let work = std::env::temp_dir().join(format!("sdfg-hls-corpus-{}", std::process::id()));
+    let (verdicts, scans) = simulate_all(&cases, &work);
+    report("corpus programs", &verdicts);
+    let bad: Vec<String> = verdicts
+        .iter()
+        .filter(|(_, v)| matches!(v, Verdict::Wrong(_) | Verdict::Broken(_)))
+        .map(|(n, v)| format!("{n}: {v:?}"))
+        .collect();
+    assert!(bad.is_empty(), "wrong numbers or broken steps: {bad:#?}");
+    assert!(scans.is_empty(), "unsynthesizable constructs: {scans:#?}");
+    let _ = std::fs::remove_dir_all(&work);
+}
