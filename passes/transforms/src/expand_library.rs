@@ -941,6 +941,18 @@ impl Body {
     /// The constant `text` (a number) of type `ty`.
     fn constant(&mut self, text: &str, ty: &str) -> String {
         let value: f64 = text.parse().unwrap_or(0.0);
+        if let Some(part) = ty
+            .strip_prefix("complex<")
+            .and_then(|t| t.strip_suffix('>'))
+        {
+            // A real number as a complex one.
+            let t = Ty::parse(part).unwrap_or(Ty::Float(64));
+            return self.assign(format!(
+                "complex.constant [{}, {}] : {ty}",
+                float_text(value, t),
+                float_text(0.0, t)
+            ));
+        }
         if is_float(ty) {
             let t = Ty::parse(ty).unwrap_or(Ty::Float(64));
             self.assign(format!("arith.constant {} : {ty}", float_text(value, t)))
@@ -962,6 +974,9 @@ impl Body {
 
     /// `a op b` for `op` in add, mul.
     fn arith(&mut self, op: &str, a: &str, b: &str, ty: &str) -> String {
+        if ty.starts_with("complex<") {
+            return self.assign(format!("complex.{op} {a}, {b} : {ty}"));
+        }
         let suffix = if is_float(ty) { "f" } else { "i" };
         self.assign(format!("arith.{op}{suffix} {a}, {b} : {ty}"))
     }

@@ -51,6 +51,15 @@ fn flow(start: Val<'_>, ty: MlirType) -> Vec<Val<'_>> {
         if !same(&value) || !seen.insert(value.raw().ptr as usize) {
             continue;
         }
+        // An access node of another container (of the same type) passed
+        // through an exit is that container's flow, not this one's.
+        let other_container = value
+            .defining_op()
+            .filter(|d| d.is("sdfg.access"))
+            .is_some_and(|d| d.operands().first() != Some(&start));
+        if other_container {
+            continue;
+        }
         out.push(value);
         // Forward: where the value goes.
         for (user, k) in value.uses() {

@@ -140,6 +140,9 @@ struct Info {
     base: Option<String>,
     /// Whether the kernel function declares it (not a nested SDFG's).
     kernel_level: bool,
+    /// The values of a constant array (DaCe's array constants), as a C++
+    /// initializer list.
+    init: Option<String>,
 }
 
 /// Lines of code at an indentation depth.
@@ -191,6 +194,10 @@ struct Emitter<'a> {
     scope_locals: HashMap<usize, Vec<Info>>,
     /// The pipelined loops around the code being emitted.
     pipelines: Vec<Pipeline>,
+    /// The loops and state machines around the block being emitted: true
+    /// for a `for` loop, whose body's jumps are C++'s `break` and
+    /// `continue`.
+    jumps: Vec<bool>,
     /// Scope parameters in scope, DaCe name to C++ name.
     params: Vec<(String, String)>,
     /// Tasklet outputs: value to C++ variable.
@@ -214,6 +221,7 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         owners: HashMap::new(),
         scope_locals: HashMap::new(),
         pipelines: Vec::new(),
+        jumps: Vec::new(),
         params: Vec::new(),
         values: HashMap::new(),
         used: BTreeSet::new(),
@@ -249,6 +257,20 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
             }
         }
     }
+
+    // Array constants: name to (initializer, number of values).
+    let array_constants: HashMap<String, (String, usize)> = sdfg
+        .attr("constants")
+        .map(sdfg_dialect::ir::dictionary_entries)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(name, value)| {
+            Some((
+                name.to_string(),
+                dense_values(&sdfg_dialect::ir::attr_to_string(value))?,
+            ))
+        })
+        .collect();
 
     // The ranges of the loops' variables, and the symbols the program
     // defines itself.
@@ -342,7 +364,19 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
             }
             continue;
         }
-        let home = if layout.scalar {
+        // An array constant is on-chip memory with its values.
+        let initializer = array_constants.get(&dace).cloned();
+        let home = if let Some(values) = &initializer {
+            let size = total_size(&layout)
+                .filter(|n| *n as usize == values.1)
+                .ok_or_else(|| Failure {
+                    op: owner,
+                    message: format!(
+                        "constant array '{dace}' does not have a constant size matching its values"
+                    ),
+                })?;
+            Home::Local(size)
+        } else if layout.scalar {
             if transient {
                 Home::Register
             } else if written_in_kernel(&value) {
@@ -438,6 +472,7 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
                 partition,
                 base: None,
                 kernel_level: true,
+                init: initializer.as_ref().map(|(text, _)| text.clone()),
             },
         );
     }
@@ -624,11 +659,51 @@ fn range_point(range: &Range, k: &Expr) -> Expr {
     )
 }
 
+/// The values of a `dense<...> : tensor<...>` attribute as a C++
+/// initializer list and their number (a splat repeated); `None` for other
+/// attributes or values C++ cannot write as they are printed.
+fn dense_values(text: &str) -> Option<(String, usize)> {
+    let inner = text.strip_prefix("dense<")?;
+    let (values, ty) = inner.rsplit_once("> : tensor<")?;
+    let ty = ty.strip_suffix('>')?;
+    let mut dims: Vec<&str> = ty.split('x').collect();
+    let elem = dims.pop()?;
+    let count: usize = dims
+        .iter()
+        .map(|d| d.parse::<usize>().ok())
+        .product::<Option<usize>>()?;
+    let items: Vec<String> = values
+        .replace(['[', ']'], "")
+        .split(',')
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+        .collect();
+    if items
+        .iter()
+        .any(|v| v.starts_with("0x") || v.starts_with('"'))
+    {
+        return None;
+    }
+    let suffix = if elem == "f32" { "f" } else { "" };
+    let items: Vec<String> = items.into_iter().map(|v| format!("{v}{suffix}")).collect();
+    let items = match items.as_slice() {
+        [splat] if count > 1 => vec![splat.clone(); count],
+        _ => items,
+    };
+    (items.len() == count).then(|| (items.join(", "), count))
+}
+
 /// Declares a local container.
 fn declare(code: &mut Code, info: &Info) {
     match info.home {
         Home::Local(size) => {
-            code.line(format!("{} {}[{size}];", info.ty, info.name));
+            match &info.init {
+                Some(values) => code.line(format!(
+                    "const {} {}[{size}] = {{{values}}};",
+                    info.ty, info.name
+                )),
+                None => code.line(format!("{} {}[{size}];", info.ty, info.name)),
+            }
             if info.partition {
                 code.line(format!(
                     "#pragma HLS ARRAY_PARTITION variable={} complete",
@@ -1078,7 +1153,14 @@ impl<'a> Emitter<'a> {
                 }
                 Ok(())
             }
-            _ => fail(block, "is a jump the HLS emitter does not support yet"),
+            "sdfg.break" | "sdfg.continue" if self.jumps.last() == Some(&true) => {
+                self.code.line(if block.is("sdfg.break") { "break;" } else { "continue;" });
+                Ok(())
+            }
+            _ => fail(
+                block,
+                "is a jump out of a do-while loop, a state machine or the program, which the HLS emitter does not support yet",
+            ),
         }
     }
 
@@ -1099,6 +1181,7 @@ impl<'a> Emitter<'a> {
         self.code.line(format!("int {var} = 0;"));
         self.code.open(format!("while ({var} >= 0) {{"));
         self.code.open(format!("switch ({var}) {{"));
+        self.jumps.push(false);
         for (k, block) in blocks.iter().enumerate() {
             self.code.open(format!("case {k}: {{"));
             self.block(*block)?;
@@ -1145,6 +1228,7 @@ impl<'a> Emitter<'a> {
             self.code.line("break;");
             self.code.close();
         }
+        self.jumps.pop();
         self.code.close();
         self.code.close();
         Ok(())
@@ -1207,7 +1291,9 @@ impl<'a> Emitter<'a> {
                 self.code.line(format!("{init};"));
             }
             self.code.open("for (;;) {");
+            self.jumps.push(false);
             self.region(lp)?;
+            self.jumps.pop();
             if lp.attr("update_before_condition").is_some() {
                 if !update.is_empty() {
                     self.code.line(format!("{update};"));
@@ -1232,7 +1318,10 @@ impl<'a> Emitter<'a> {
         if innermost {
             self.code.line("#pragma HLS PIPELINE");
         }
+        // `break` and `continue` in its body are C++'s.
+        self.jumps.push(true);
         self.region(lp)?;
+        self.jumps.pop();
         self.code.close();
         Ok(())
     }
@@ -1348,7 +1437,13 @@ impl<'a> Emitter<'a> {
         for (name, value) in names.iter().zip(values) {
             let c = self.expr(nested, value)?;
             let var = self.fresh(name);
-            self.code.line(format!("const long long {var} = {c};"));
+            // The inner SDFG may assign its own symbol.
+            let constant = if assigned_symbols(inner).contains(*name) {
+                ""
+            } else {
+                "const "
+            };
+            self.code.line(format!("{constant}long long {var} = {c};"));
             self.code.line(format!("(void){var};"));
             inner_symbols.insert(name.to_string(), var);
         }
@@ -1434,6 +1529,7 @@ impl<'a> Emitter<'a> {
                     partition: outer_info.partition,
                     base,
                     kernel_level: false,
+                    init: None,
                 },
             ));
         }
@@ -1541,6 +1637,7 @@ impl<'a> Emitter<'a> {
                     partition: false,
                     base: None,
                     kernel_level: false,
+                    init: None,
                 },
             );
         }
