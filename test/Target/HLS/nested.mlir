@@ -11,9 +11,11 @@
 // CHECK-NEXT: for (long long i = 0; i < N; i += 1) {
 // CHECK-NEXT: {
 // CHECK-NEXT: const long long [[K:K_[0-9]+]] = M;
+// CHECK-NEXT: (void)[[K]];
 // CHECK-NEXT: const long long [[BASE:row_base_[0-9]+]] = M * i;
-// CHECK: long long [[J:j_[0-9]+]] = 0;
-// CHECK-NEXT: double [[ACC:acc_[0-9]+]];
+// CHECK-NEXT: (void)[[BASE]];
+// CHECK-NEXT: long long [[J:j_[0-9]+]] = 0;
+// CHECK-NEXT: double [[ACC:acc_[0-9]+]] = 0;
 // CHECK-NEXT: // state init
 // CHECK-NEXT: [[ACC]] = fpga_A[[[BASE]] + 0];
 // CHECK-NEXT: for ([[J]] = 1; ((1 - [[K]]) + [[J]]) <= 0; [[J]] = 1 + [[J]]) {

@@ -128,6 +128,10 @@ pub fn float_literal(value: f64, c_type: &str) -> String {
     }
 }
 
+/// Reads an element of data: the container's name and the indices as C++,
+/// to a C++ expression (`None` for data not defined here).
+pub type ReadData<'n> = dyn Fn(&str, &[String]) -> Option<String> + 'n;
+
 /// Emits integer expressions as C++ text over named symbols; records the
 /// names it reads.
 pub struct CEmitter<'n> {
@@ -136,7 +140,7 @@ pub struct CEmitter<'n> {
     pub lookup: &'n dyn Fn(&str) -> Option<String>,
     /// Reads an element of data (`A[i, j]`, the indices as C++) as a C++
     /// expression; `None` for data not defined where the expression is.
-    pub arrays: Option<&'n dyn Fn(&str, &[String]) -> Option<String>>,
+    pub arrays: Option<&'n ReadData<'n>>,
     /// Every symbol read.
     pub used: BTreeSet<String>,
 }
@@ -152,7 +156,7 @@ impl<'n> CEmitter<'n> {
     }
 
     /// The emitter, reading data elements through `arrays`.
-    pub fn with_arrays(mut self, arrays: &'n dyn Fn(&str, &[String]) -> Option<String>) -> Self {
+    pub fn with_arrays(mut self, arrays: &'n ReadData<'n>) -> Self {
         self.arrays = Some(arrays);
         self
     }

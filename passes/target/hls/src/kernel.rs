@@ -515,10 +515,12 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
     }
     let mut symbol_vars = Vec::new();
     for (symbol, ty) in declared_symbols(sdfg) {
-        let c_ty = crate::cexpr::mlir_type(&type_to_string(ty)).map_err(|m| Failure {
-            op: sdfg,
-            message: format!("symbol '{symbol}': {m}"),
-        })?;
+        let c_ty = sdfg_dialect::layout::Elem::parse(&type_to_string(ty))
+            .and_then(|elem| element_type(&elem))
+            .map_err(|m| Failure {
+                op: sdfg,
+                message: format!("symbol '{symbol}': {m}"),
+            })?;
         let c_ty = if c_ty == "int64_t" {
             "long long".to_string()
         } else {
@@ -1675,13 +1677,21 @@ impl<'a> Emitter<'a> {
     /// Adds the function `name` with the body `lines`, taking the
     /// kernel-level names in `used`; returns the call.
     fn function(&mut self, name: &str, used: &[String], lines: &[String]) -> String {
-        let (params, args) = self.signature(used);
-        // Every parameter is used, also where only a branch reads it.
-        let voids: Vec<String> = args.iter().map(|a| format!("  (void){a};")).collect();
+        // Only the names the body spells out (a name recorded for a
+        // `(void)` or a branch that reads nothing is not a parameter).
+        let words: BTreeSet<&str> = lines
+            .iter()
+            .flat_map(|l| l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+            .collect();
+        let used: Vec<String> = used
+            .iter()
+            .filter(|u| words.contains(u.as_str()))
+            .cloned()
+            .collect();
+        let (params, args) = self.signature(&used);
         self.functions.push(format!(
-            "static void {name}({}) {{\n{}\n{}\n}}\n",
+            "static void {name}({}) {{\n{}\n}}\n",
             params.join(", "),
-            voids.join("\n"),
             lines.join("\n")
         ));
         format!("{name}({})", args.join(", "))
