@@ -50,20 +50,15 @@ inline void join() {
 
 namespace hls {
 
-template <typename T>
+// DEPTH is the stream's depth, as Vitis HLS's hls::stream<T, DEPTH>
+// declares it (the emitted code also has a STREAM pragma).
+template <typename T, int DEPTH = 2>
 class stream {
  public:
-  stream() : name_("stream"), depth_(2) {}
-  explicit stream(const char *name) : name_(name), depth_(2) {}
-  stream(const char *name, size_t depth) : name_(name), depth_(depth ? depth : 1) {}
+  stream() : name_("stream"), depth_(DEPTH > 0 ? DEPTH : 1) {}
+  explicit stream(const char *name) : name_(name), depth_(DEPTH > 0 ? DEPTH : 1) {}
   stream(const stream &) = delete;
   stream &operator=(const stream &) = delete;
-
-  // The depth a STREAM pragma declares.
-  void set_depth(size_t depth) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    depth_ = depth ? depth : 1;
-  }
 
   void write(const T &value) {
     std::unique_lock<std::mutex> lock(mutex_);

@@ -25,7 +25,7 @@
 //! writes runs them as a `DATAFLOW` region; otherwise they run in order.
 
 use crate::cexpr::{element_type, identifier, CEmitter};
-use crate::tasklet::{Body, Window};
+use crate::tasklet::{Body, Place, Target, Window};
 use sdfg_dialect::ir::{type_to_string, Op, Val};
 use sdfg_dialect::layout::{layout, Layout};
 use sdfg_dialect::{
@@ -125,6 +125,14 @@ enum Home {
     Host,
     /// A nested SDFG's scalar argument: this lvalue of the outer data.
     Alias(String),
+    /// `count` streams (`hls::stream<T, depth>`, an array of them where
+    /// `count > 1`).
+    Stream {
+        /// How many streams (the product of the stream array's shape).
+        count: i64,
+        /// The depth of each (the container's buffer size).
+        depth: i64,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -358,15 +366,30 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         }
         let storage = layout.storage.name();
         let used = in_kernel(&value) || (layout.scalar && mentioned.contains(&dace));
-        if layout.view || layout.reference || layout.stream {
+        if layout.view || layout.reference || (layout.stream && !transient) {
             if used {
-                return fail(owner, format!("container '{dace}' is a view, reference or stream, which the HLS emitter does not support yet"));
+                let what = if layout.stream {
+                    "a stream argument"
+                } else {
+                    "a view or reference"
+                };
+                return fail(
+                    owner,
+                    format!(
+                        "container '{dace}' is {what}, which the HLS emitter does not support yet"
+                    ),
+                );
             }
             continue;
         }
         // An array constant is on-chip memory with its values.
         let initializer = array_constants.get(&dace).cloned();
-        let home = if let Some(values) = &initializer {
+        let home = if layout.stream {
+            stream_home(value.ty(), &layout).map_err(|message| Failure {
+                op: owner,
+                message: format!("stream '{dace}': {message}"),
+            })?
+        } else if let Some(values) = &initializer {
             let size = total_size(&layout)
                 .filter(|n| *n as usize == values.1)
                 .ok_or_else(|| Failure {
@@ -439,7 +462,7 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
                     ParamKind::ScalarOut
                 },
             }),
-            Home::Register | Home::Local(_) if used => {
+            Home::Register | Home::Local(_) | Home::Stream { .. } if used => {
                 locals.push(cname.clone());
                 local_values.push((key(&value), value));
             }
@@ -695,8 +718,44 @@ fn dense_values(text: &str) -> Option<(String, usize)> {
     (items.len() == count).then(|| (items.join(", "), count))
 }
 
+/// Where a stream container lives: how many streams, of what depth.
+fn stream_home(ty: mlir_sys::MlirType, layout: &Layout) -> std::result::Result<Home, String> {
+    let count = layout
+        .shape
+        .iter()
+        .map(Expr::as_int)
+        .product::<Option<i64>>()
+        .ok_or("an array of streams of non-constant size cannot be on chip")?;
+    let buffer = sdfg_dialect::Container::from_type(ty)
+        .and_then(|c| c.buffer)
+        .unwrap_or_else(|| "1".into());
+    let depth = parse(&buffer)
+        .ok()
+        .and_then(|e| e.as_int())
+        .filter(|d| *d > 0)
+        .ok_or_else(|| format!("buffer size `{buffer}` is not a positive constant"))?;
+    Ok(Home::Stream { count, depth })
+}
+
+/// The C++ type of a stream of `ty` elements and depth `depth`.
+fn stream_type(ty: &str, depth: i64) -> String {
+    format!("hls::stream<{ty}, {depth}>")
+}
+
 /// Declares a local container.
 fn declare(code: &mut Code, info: &Info) {
+    if let Home::Stream { count, depth } = info.home {
+        let ty = stream_type(&info.ty, depth);
+        match count {
+            1 => code.line(format!("{ty} {}(\"{}\");", info.name, info.dace)),
+            _ => code.line(format!("{ty} {}[{count}];", info.name)),
+        }
+        code.line(format!(
+            "#pragma HLS STREAM variable={} depth={depth}",
+            info.name
+        ));
+        return;
+    }
     match info.home {
         Home::Local(size) => {
             match &info.init {
@@ -994,7 +1053,7 @@ impl<'a> Emitter<'a> {
             Home::Register | Home::Value => info.name.clone(),
             Home::Pointer => format!("(*{})", info.name),
             Home::Alias(lvalue) => lvalue.clone(),
-            Home::Host => return None,
+            Home::Host | Home::Stream { .. } => return None,
             Home::Global | Home::Local(_) => {
                 let mut terms = Vec::new();
                 for (d, index) in args.iter().enumerate() {
@@ -1072,6 +1131,7 @@ impl<'a> Emitter<'a> {
             Home::Register | Home::Value => return Ok(info.name.clone()),
             Home::Pointer => return Ok(format!("*{}", info.name)),
             Home::Alias(lvalue) => return Ok(lvalue.clone()),
+            Home::Stream { count: 1, .. } => return Ok(info.name.clone()),
             Home::Host => {
                 return fail(
                     op,
@@ -1338,21 +1398,27 @@ impl<'a> Emitter<'a> {
             .iter()
             .copied()
             .filter(|o| {
-                (o.is("sdfg.map") || o.is("sdfg.nested"))
+                (o.is("sdfg.map") || o.is("sdfg.nested") || o.is("sdfg.consume"))
                     && o.attr("schedule")
                         .and_then(Schedule::from_attr)
                         .is_some_and(|s| s.name() == "FPGA_Device")
             })
             .collect();
+        let streams: BTreeSet<usize> = self
+            .containers
+            .iter()
+            .filter(|(_, i)| matches!(i.home, Home::Stream { .. }))
+            .map(|(k, _)| *k)
+            .collect();
         let dataflow = scopes.len() > 1
             && ops
                 .iter()
                 .all(|o| scopes.contains(o) || (o.is("sdfg.access") && only_scope_writes(*o)))
-            && independent(&scopes);
+            && independent(&scopes, &streams);
         let mut calls = Vec::new();
         for op in ops {
             match op.name() {
-                "sdfg.map" | "sdfg.nested" if scopes.contains(&op) => {
+                "sdfg.map" | "sdfg.nested" | "sdfg.consume" if scopes.contains(&op) => {
                     let call = self.processing_element(op)?;
                     if dataflow {
                         calls.push(call);
@@ -1364,12 +1430,7 @@ impl<'a> Emitter<'a> {
                 "sdfg.nested" => self.nested(op)?,
                 "sdfg.tasklet" => self.tasklet(op)?,
                 "sdfg.access" => self.access(op)?,
-                "sdfg.consume" => {
-                    return fail(
-                        op,
-                        "consume scopes are not supported by the HLS emitter yet",
-                    )
-                }
+                "sdfg.consume" => self.consume(op)?,
                 other => return fail(op, format!("'{other}' is not supported by the HLS emitter")),
             }
         }
@@ -1411,6 +1472,12 @@ impl<'a> Emitter<'a> {
                 Home::Local(size) => format!("{} {}[{size}]", info.ty, info.name),
                 Home::Register => format!("{} &{}", info.ty, info.name),
                 Home::Value | Home::Host | Home::Alias(_) => format!("{} {}", info.ty, info.name),
+                Home::Stream { count: 1, depth } => {
+                    format!("{} &{}", stream_type(&info.ty, depth), info.name)
+                }
+                Home::Stream { count, depth } => {
+                    format!("{} {}[{count}]", stream_type(&info.ty, depth), info.name)
+                }
             });
             args.push(info.name.clone());
         }
@@ -1421,6 +1488,75 @@ impl<'a> Emitter<'a> {
             }
         }
         (params, args)
+    }
+
+    /// A consume scope: its processing elements take the stream's elements
+    /// one at a time until the quiescence condition holds or no element is
+    /// left. They run as one loop here (one order DaCe's processing
+    /// elements may take them in), which HLS pipelines; the processing
+    /// element's index is 0. Elements the body pushes back to the stream
+    /// are taken too.
+    fn consume(&mut self, consume: Op<'a>) -> Result<'a, ()> {
+        if sdfg_dialect::consume_chunk_size(consume).is_some() {
+            return fail(
+                consume,
+                "takes chunks of elements, which the HLS emitter does not support yet",
+            );
+        }
+        let stream = consume.operand_segment(0);
+        let [stream] = stream.as_slice() else {
+            return fail(consume, "has no stream");
+        };
+        let info = self.info(consume, *stream)?;
+        if !matches!(info.home, Home::Stream { .. }) {
+            return fail(consume, "consumes something other than an on-chip stream");
+        }
+        let memlet = consume
+            .attr("stream_memlet")
+            .and_then(Memlet::from_attr)
+            .unwrap_or_else(|| Memlet::plain("0"));
+        let subset = self.subset(consume, &memlet.subset)?;
+        let queue = self.element(consume, &info, &subset.min_element())?;
+        let depth = self.params.len();
+        let pe = consume.str_attr("pe").unwrap_or("p").to_string();
+        self.params.push((pe, "0".into()));
+        self.code.open("for (;;) {");
+        self.code.line("#pragma HLS PIPELINE");
+        if let Some(condition) = consume
+            .str_attr("quiescence")
+            .filter(|c| !c.trim().is_empty())
+        {
+            let c = self.condition(consume, condition)?;
+            self.code.line(format!("if ({c}) break;"));
+        }
+        self.code.line(format!("if ({queue}.empty()) break;"));
+        let element = self.fresh("element");
+        let elem_ty = info.ty.clone();
+        self.code
+            .line(format!("const {elem_ty} {element} = {queue}.read();"));
+        if let Some(arg) = consume.region_args(0).first() {
+            self.values.insert(key(arg), element);
+        }
+        for op in consume.region_ops(0) {
+            match op.name() {
+                "sdfg.tasklet" => self.tasklet(op)?,
+                "sdfg.map" => self.map(op)?,
+                "sdfg.nested" => self.nested(op)?,
+                "sdfg.access" => self.access(op)?,
+                "sdfg.exit" => {}
+                other => {
+                    return fail(
+                        op,
+                        format!(
+                        "'{other}' inside a consume scope is not supported by the HLS emitter yet"
+                    ),
+                    )
+                }
+            }
+        }
+        self.code.close();
+        self.params.truncate(depth);
+        Ok(())
     }
 
     /// A nested SDFG, inline in a block of its own: its arguments are the
@@ -1659,10 +1795,10 @@ impl<'a> Emitter<'a> {
         {
             declare(&mut self.code, &info);
         }
-        let result = if map.is("sdfg.nested") {
-            self.nested(map)
-        } else {
-            self.map(map)
+        let result = match map.name() {
+            "sdfg.nested" => self.nested(map),
+            "sdfg.consume" => self.consume(map),
+            _ => self.map(map),
         };
         let body = std::mem::replace(&mut self.code, outer_code);
         let used: Vec<String> = std::mem::replace(&mut self.used, outer_used)
@@ -1775,6 +1911,7 @@ impl<'a> Emitter<'a> {
                 "sdfg.tasklet" => self.tasklet(op)?,
                 "sdfg.map" => self.map(op)?,
                 "sdfg.nested" => self.nested(op)?,
+                "sdfg.consume" => self.consume(op)?,
                 "sdfg.access" => self.access(op)?,
                 "sdfg.exit" => {
                     for (k, value) in op.operands().into_iter().enumerate() {
@@ -1841,7 +1978,7 @@ impl<'a> Emitter<'a> {
                 continue;
             };
             match source.name() {
-                "sdfg.map" | "sdfg.tasklet" | "sdfg.nested" => {}
+                "sdfg.map" | "sdfg.tasklet" | "sdfg.nested" | "sdfg.consume" => {}
                 "sdfg.access" => {
                     let memlet = edge.memlet.clone().unwrap_or_else(|| Memlet::plain(""));
                     let src = self.info(access, edge.source)?;
@@ -1861,6 +1998,13 @@ impl<'a> Emitter<'a> {
     }
 
     fn copy(&mut self, op: Op<'a>, src: &Info, dst: &Info, memlet: &Memlet) -> Result<'a, ()> {
+        let (src_stream, dst_stream) = (
+            matches!(src.home, Home::Stream { .. }),
+            matches!(dst.home, Home::Stream { .. }),
+        );
+        if src_stream || dst_stream {
+            return self.stream_copy(op, src, dst, memlet);
+        }
         let from = self.subset(op, &memlet.subset)?;
         let sizes: Vec<Expr> = from.ranges().iter().map(Range::size).collect();
         let to = match &memlet.other {
@@ -1956,15 +2100,92 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
+    /// A copy from or into a stream: the array's subset pushed in
+    /// row-major order, or as many elements popped into it (a stream into
+    /// a stream moves the source subset's volume).
+    fn stream_copy(
+        &mut self,
+        op: Op<'a>,
+        src: &Info,
+        dst: &Info,
+        memlet: &Memlet,
+    ) -> Result<'a, ()> {
+        if memlet.wcr != Wcr::None {
+            return fail(
+                op,
+                "copies through a stream with a write-conflict resolution",
+            );
+        }
+        let src_stream = matches!(src.home, Home::Stream { .. });
+        let from = self.subset(op, &memlet.subset)?;
+        // The array side's subset, and the stream side's element.
+        let (array, array_subset, stream, stream_point) = if src_stream {
+            let to = match &memlet.other {
+                Some(o) => self.subset(op, o)?,
+                None => Subset::full(&dst.layout.shape),
+            };
+            (dst, to, src, from.min_element())
+        } else {
+            let to = match &memlet.other {
+                Some(o) => self.subset(op, o)?,
+                None => Subset::indices(vec![Expr::int(0); dst.layout.shape.len().max(1)]),
+            };
+            (src, from.clone(), dst, to.min_element())
+        };
+        let queue = self.element(op, stream, &stream_point)?;
+        if matches!(array.home, Home::Stream { .. }) {
+            // Stream to stream: the volume of the source's subset.
+            let n = self.int(op, &array_subset.volume())?;
+            let counter = self.fresh("c");
+            let from_queue = self.element(op, src, &from.min_element())?;
+            let to_queue = self.element(op, dst, &stream_point)?;
+            self.code.open(format!(
+                "for (long long {counter} = 0; {counter} < {n}; ++{counter}) {{"
+            ));
+            self.code.line("#pragma HLS PIPELINE II=1");
+            self.code
+                .line(format!("{to_queue}.write({from_queue}.read());"));
+            self.code.close();
+            return Ok(());
+        }
+        let counters: Vec<String> = array_subset
+            .ranges()
+            .iter()
+            .map(|_| self.fresh("c"))
+            .collect();
+        for (n, r) in counters.iter().zip(array_subset.ranges()) {
+            let count = self.int(op, &r.size())?;
+            self.code
+                .open(format!("for (long long {n} = 0; {n} < {count}; ++{n}) {{"));
+            if Some(n) == counters.last() {
+                self.code.line("#pragma HLS PIPELINE II=1");
+            }
+        }
+        let depth = self.params.len();
+        let mut point = Vec::new();
+        for (k, (n, r)) in counters.iter().zip(array_subset.ranges()).enumerate() {
+            let symbol = format!("__counter{k}");
+            self.params.push((symbol.clone(), n.clone()));
+            point.push(range_point(r, &Expr::symbol(&symbol)));
+        }
+        let element = self.element(op, array, &point)?;
+        self.params.truncate(depth);
+        if src_stream {
+            self.code.line(format!("{element} = {queue}.read();"));
+        } else {
+            self.code.line(format!("{queue}.write({element});"));
+        }
+        for _ in &counters {
+            self.code.close();
+        }
+        Ok(())
+    }
+
     fn tasklet(&mut self, tasklet: Op<'a>) -> Result<'a, ()> {
         let label = tasklet.str_attr("label").unwrap_or("tasklet").to_string();
         let out_names = tasklet.str_array_attr("out_names");
-        if tasklet.bool_array_attr("by_ref").iter().any(|b| *b) {
-            return fail(
-                tasklet,
-                "has outputs written by reference, which the HLS emitter does not support yet",
-            );
-        }
+        let by_ref = tasklet.bool_array_attr("by_ref");
+        let is_ref = |k: usize| by_ref.get(k).copied().unwrap_or(false);
         let language = tasklet
             .attr("language")
             // SAFETY: the language is an integer enum attribute.
@@ -1977,6 +2198,9 @@ impl<'a> Emitter<'a> {
         }
         let mut outputs = Vec::new();
         for (k, result) in tasklet.results().into_iter().enumerate() {
+            if is_ref(k) {
+                continue;
+            }
             let ty =
                 crate::cexpr::mlir_type(&type_to_string(result.ty())).map_err(|m| Failure {
                     op: tasklet,
@@ -2060,7 +2284,10 @@ impl<'a> Emitter<'a> {
                 continue;
             }
             let point = subset.min_element();
-            let read = self.element(tasklet, &info, &point)?;
+            let mut read = self.element(tasklet, &info, &point)?;
+            if matches!(info.home, Home::Stream { .. }) {
+                read = format!("{read}.read()");
+            }
             let ty = crate::cexpr::mlir_type(&arg_ty).map_err(|m| Failure {
                 op: tasklet,
                 message: m,
@@ -2068,6 +2295,34 @@ impl<'a> Emitter<'a> {
             let name = self.fresh(&connector);
             self.code.line(format!("const {ty} {name} = {read};"));
             body.bind(arg, name);
+        }
+        // Outputs written by reference: their block arguments (after the
+        // inputs) are where they write.
+        let mut arg_k = k;
+        for (out, result) in tasklet.results().into_iter().enumerate() {
+            if !is_ref(out) {
+                continue;
+            }
+            let arg = args[arg_k];
+            arg_k += 1;
+            let (container, memlet) = self.written_place(tasklet, result)?;
+            let info = self.info(tasklet, container)?;
+            let subset = self.subset(tasklet, &memlet.subset)?;
+            let arg_ty = type_to_string(arg.ty());
+            let place = if arg_ty.contains('x') {
+                Place::Window(self.window(tasklet, &info, &subset, &arg_ty)?)
+            } else {
+                Place::Element(self.element(tasklet, &info, &subset.min_element())?)
+            };
+            body.bind_target(
+                arg,
+                Target {
+                    place,
+                    wcr: memlet.wcr.clone(),
+                    ty: info.ty.clone(),
+                    stream: matches!(info.home, Home::Stream { .. }),
+                },
+            );
         }
         if tasklet.has_body(0) {
             let (lines, used) = body
@@ -2120,8 +2375,15 @@ impl<'a> Emitter<'a> {
             }
         }
         self.code.close();
-        // The writes of each output.
-        for (result, var) in tasklet.results().into_iter().zip(&outputs) {
+        // The writes of each output not written by reference.
+        let results: Vec<Val<'a>> = tasklet
+            .results()
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| !is_ref(*k))
+            .map(|(_, r)| r)
+            .collect();
+        for (result, var) in results.into_iter().zip(&outputs) {
             for (user, index) in result.uses() {
                 let (container, memlet) = match user.name() {
                     "sdfg.exit" => destination(user, index)?,
@@ -2143,11 +2405,45 @@ impl<'a> Emitter<'a> {
                 if float && memlet.wcr != Wcr::None {
                     self.note_accumulation(&target);
                 }
-                let statement = store(user, &target, var, &memlet.wcr, &info.ty)?;
+                let statement = if matches!(info.home, Home::Stream { .. }) {
+                    if memlet.wcr != Wcr::None {
+                        return fail(user, "pushes to a stream with a write-conflict resolution");
+                    }
+                    format!("{target}.write({var});")
+                } else {
+                    store(user, &target, var, &memlet.wcr, &info.ty)?
+                };
                 self.code.line(statement);
             }
         }
         Ok(())
+    }
+
+    /// The container and memlet the one edge leaving `result` (a tasklet
+    /// output) writes.
+    fn written_place(&mut self, tasklet: Op<'a>, result: Val<'a>) -> Result<'a, (Val<'a>, Memlet)> {
+        let uses = result.uses();
+        let [(user, index)] = uses.as_slice() else {
+            return fail(
+                tasklet,
+                "has an output written by reference that does not go to exactly one place",
+            );
+        };
+        match user.name() {
+            "sdfg.exit" => destination(*user, *index),
+            "sdfg.access" => {
+                let memlet = incoming_edges(*user)
+                    .into_iter()
+                    .find(|e| e.source == result)
+                    .and_then(|e| e.memlet)
+                    .unwrap_or_else(|| Memlet::plain("0"));
+                Ok((user.operands()[0], memlet))
+            }
+            other => fail(
+                tasklet,
+                format!("an output goes to '{other}', which the HLS emitter does not support yet"),
+            ),
+        }
     }
 
     /// Notes a floating-point accumulation into `target` inside the
@@ -2271,67 +2567,8 @@ fn destination<'a>(exit: Op<'a>, index: usize) -> Result<'a, (Val<'a>, Memlet)> 
 
 /// `target = value`, or the write-conflict resolution of it.
 fn store<'a>(op: Op<'a>, target: &str, value: &str, wcr: &Wcr, ty: &str) -> Result<'a, String> {
-    Ok(match wcr {
-        Wcr::None => format!("{target} = {value};"),
-        Wcr::Named(kind) => match kind.name() {
-            "sum" => format!("{target} += {value};"),
-            "product" => format!("{target} *= {value};"),
-            "min" => format!("{target} = ({ty})({value}) < {target} ? ({ty})({value}) : {target};"),
-            "max" => format!("{target} = ({ty})({value}) > {target} ? ({ty})({value}) : {target};"),
-            "bitwise_and" => format!("{target} &= {value};"),
-            "bitwise_or" => format!("{target} |= {value};"),
-            "bitwise_xor" => format!("{target} ^= {value};"),
-            "logical_and" => format!("{target} = {target} && {value};"),
-            "logical_or" => format!("{target} = {target} || {value};"),
-            "logical_xor" => format!("{target} = (bool){target} != (bool){value};"),
-            "exchange" => format!("{target} = {value};"),
-            "sub" => format!("{target} -= {value};"),
-            "div" => format!("{target} /= {value};"),
-            other => return fail(op, format!("write-conflict resolution '{other}' is not supported by the HLS emitter yet")),
-        },
-        Wcr::Custom(lambda) => match named_lambda(lambda) {
-            Some(kind) => {
-                let named = sdfg_dialect::WcrKind::from_name(kind).ok_or_else(|| Failure {
-                    op,
-                    message: format!("no write-conflict resolution named {kind}"),
-                })?;
-                return store(op, target, value, &Wcr::Named(named), ty);
-            }
-            None => {
-                return fail(
-                    op,
-                    format!("custom write-conflict resolution `{lambda}` is not supported by the HLS emitter yet"),
-                )
-            }
-        },
-    })
-}
-
-/// The named resolution a lambda of two arguments computes (`lambda a,
-/// b: a + b` is `sum`), where it is one of them.
-fn named_lambda(lambda: &str) -> Option<&'static str> {
-    let text = crate::cexpr::strip(lambda.trim().to_string());
-    let rest = text.strip_prefix("lambda")?;
-    let (args, body) = rest.split_once(':')?;
-    let names: Vec<&str> = args.split(',').map(str::trim).collect();
-    let [a, b] = names.as_slice() else {
-        return None;
-    };
-    let body = parse(body.trim()).ok()?;
-    let (a, b) = (Expr::symbol(a), Expr::symbol(b));
-    if body == Expr::add(&a, &b) {
-        Some("sum")
-    } else if body == Expr::mul(&a, &b) {
-        Some("product")
-    } else if body == Expr::min(vec![a.clone(), b.clone()]) {
-        Some("min")
-    } else if body == Expr::max(vec![a, b.clone()]) {
-        Some("max")
-    } else if body == b {
-        Some("exchange")
-    } else {
-        None
-    }
+    crate::tasklet::store_statement(target, value, wcr, ty)
+        .map_err(|message| Failure { op, message })
 }
 
 /// Whether every write into an access node comes from a scope.
@@ -2341,8 +2578,9 @@ fn only_scope_writes(access: Op<'_>) -> bool {
         .all(|e| e.source.defining_op().is_some_and(|d| d.is("sdfg.map")))
 }
 
-/// Whether no scope writes a container another one reads or writes.
-fn independent(scopes: &[Op<'_>]) -> bool {
+/// Whether no scope writes a container another one reads or writes
+/// (streams connect them: one writes while the other reads).
+fn independent(scopes: &[Op<'_>], streams: &BTreeSet<usize>) -> bool {
     let sets: Vec<(BTreeSet<usize>, BTreeSet<usize>)> = scopes
         .iter()
         .map(|s| {
@@ -2350,6 +2588,7 @@ fn independent(scopes: &[Op<'_>]) -> bool {
                 .operand_segment(0)
                 .iter()
                 .map(|v| key(&underlying_container(*v)))
+                .filter(|k| !streams.contains(k))
                 .collect();
             let writes = s
                 .results()
@@ -2357,6 +2596,7 @@ fn independent(scopes: &[Op<'_>]) -> bool {
                 .flat_map(|r| r.uses())
                 .filter(|(u, _)| u.is("sdfg.access"))
                 .map(|(u, _)| key(&u.operands()[0]))
+                .filter(|k| !streams.contains(k))
                 .collect();
             (reads, writes)
         })

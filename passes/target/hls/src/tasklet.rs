@@ -19,6 +19,8 @@
 use crate::cexpr::{float_literal, mlir_type, unsigned_type, CEmitter};
 use mlir_sys::*;
 use sdfg_dialect::ir::{type_to_string, Op, Val};
+use sdfg_dialect::Wcr;
+use sdfg_symbolic::Expr;
 use std::collections::HashMap;
 
 /// Why a body cannot be emitted: the op and the reason.
@@ -47,10 +49,35 @@ pub struct Window {
     pub coefficients: Vec<String>,
 }
 
+/// Where an output written by reference goes: the element itself, or a
+/// window of a container, with the memlet's write-conflict resolution; a
+/// stream is pushed to.
+#[derive(Clone)]
+pub struct Target {
+    /// The element (a scalar connector), or the window of a container.
+    pub place: Place,
+    /// The write-conflict resolution.
+    pub wcr: Wcr,
+    /// The C++ element type of the container.
+    pub ty: String,
+    /// Whether the container is a stream.
+    pub stream: bool,
+}
+
+/// An element or a window.
+#[derive(Clone)]
+pub enum Place {
+    /// A C++ lvalue.
+    Element(String),
+    /// A window of a container.
+    Window(Window),
+}
+
 /// Translates tasklet bodies.
 pub struct Body<'a, 'n> {
     names: HashMap<usize, String>,
     arrays: HashMap<usize, Window>,
+    targets: HashMap<usize, Target>,
     lines: Vec<String>,
     depth: usize,
     prefix: String,
@@ -68,6 +95,7 @@ impl<'a, 'n> Body<'a, 'n> {
         Body {
             names: HashMap::new(),
             arrays: HashMap::new(),
+            targets: HashMap::new(),
             lines: Vec::new(),
             depth: 0,
             prefix: prefix.to_string(),
@@ -81,6 +109,11 @@ impl<'a, 'n> Body<'a, 'n> {
     /// Binds a block argument to a C++ scalar expression.
     pub fn bind(&mut self, value: Val<'a>, name: String) {
         self.names.insert(key(&value), name);
+    }
+
+    /// Binds a by-reference output's block argument to where it writes.
+    pub fn bind_target(&mut self, value: Val<'a>, target: Target) {
+        self.targets.insert(key(&value), target);
     }
 
     /// Binds a `memref` block argument to a window of a container.
@@ -133,6 +166,7 @@ impl<'a, 'n> Body<'a, 'n> {
                     }
                 }
                 "arith.constant" => {}
+                "memref.store" | "sdfg.push" => self.write(op)?,
                 "scf.if" => self.if_op(op)?,
                 "scf.for" => self.for_op(op)?,
                 "sdfg.printf" => {
@@ -169,6 +203,50 @@ impl<'a, 'n> Body<'a, 'n> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// A store into (a push to) an output written by reference.
+    fn write(&mut self, op: Op<'a>) -> Result<'a, ()> {
+        let operands = op.operands();
+        let (value, target, indices) = if op.is("sdfg.push") {
+            (&operands[1], &operands[0], &operands[2..])
+        } else {
+            (&operands[0], &operands[1], &operands[2..])
+        };
+        let unsupported = |message: &str| Unsupported {
+            op,
+            message: message.to_string(),
+        };
+        let target = self
+            .targets
+            .get(&key(target))
+            .cloned()
+            .ok_or_else(|| unsupported("writes something other than an output connector"))?;
+        let value = self.value(op, value)?;
+        let lvalue = match &target.place {
+            Place::Element(lvalue) => lvalue.clone(),
+            Place::Window(window) => {
+                let mut linear = window.base.clone();
+                for (index, coefficient) in indices.iter().zip(&window.coefficients) {
+                    let index = self.value(op, index)?;
+                    linear = format!("{linear} + {index} * {coefficient}");
+                }
+                format!("{}[{linear}]", window.name)
+            }
+        };
+        let statement = if target.stream {
+            if target.wcr != Wcr::None {
+                return Err(unsupported(
+                    "pushes to a stream with a write-conflict resolution",
+                ));
+            }
+            format!("{lvalue}.write({value});")
+        } else {
+            store_statement(&lvalue, &value, &target.wcr, &target.ty)
+                .map_err(|m| unsupported(&m))?
+        };
+        self.line(statement);
         Ok(())
     }
 
@@ -345,13 +423,26 @@ impl<'a, 'n> Body<'a, 'n> {
             "math.ipowi" => format!("({c_result})sdfg_ipow({}, {})", arg(0), arg(1)),
             "math.fma" => call("std::fma"),
             "memref.load" => {
-                let window = self
-                    .arrays
-                    .get(&key(&operands[0]))
-                    .cloned()
-                    .ok_or_else(|| {
-                        unsupported("loads from something other than an input connector")
-                    })?;
+                // An input's window, or what an output written by reference
+                // holds (it is read back).
+                let target = self.targets.get(&key(&operands[0])).cloned();
+                if let Some(Target {
+                    place: Place::Element(lvalue),
+                    stream: false,
+                    ..
+                }) = target
+                {
+                    return Ok(lvalue);
+                }
+                let window = match target {
+                    Some(Target {
+                        place: Place::Window(window),
+                        stream: false,
+                        ..
+                    }) => Some(window),
+                    _ => self.arrays.get(&key(&operands[0])).cloned(),
+                }
+                .ok_or_else(|| unsupported("loads from something other than a connector"))?;
                 let mut linear = window.base.clone();
                 for (k, coefficient) in window.coefficients.iter().enumerate() {
                     let index = self.value(op, &operands[1 + k])?;
@@ -466,4 +557,71 @@ fn constant<'a>(c: Op<'a>, v: &Val<'a>) -> Result<'a, String> {
         }
     }
     Err(unsupported())
+}
+
+/// `target = value;`, or the write-conflict resolution of it (`ty` is the
+/// target's C++ type).
+pub fn store_statement(
+    target: &str,
+    value: &str,
+    wcr: &Wcr,
+    ty: &str,
+) -> std::result::Result<String, String> {
+    Ok(match wcr {
+        Wcr::None => format!("{target} = {value};"),
+        Wcr::Named(kind) => match kind.name() {
+            "sum" => format!("{target} += {value};"),
+            "product" => format!("{target} *= {value};"),
+            "min" => format!("{target} = ({ty})({value}) < {target} ? ({ty})({value}) : {target};"),
+            "max" => format!("{target} = ({ty})({value}) > {target} ? ({ty})({value}) : {target};"),
+            "bitwise_and" => format!("{target} &= {value};"),
+            "bitwise_or" => format!("{target} |= {value};"),
+            "bitwise_xor" => format!("{target} ^= {value};"),
+            "logical_and" => format!("{target} = {target} && {value};"),
+            "logical_or" => format!("{target} = {target} || {value};"),
+            "logical_xor" => format!("{target} = (bool){target} != (bool){value};"),
+            "exchange" => format!("{target} = {value};"),
+            "sub" => format!("{target} -= {value};"),
+            "div" => format!("{target} /= {value};"),
+            other => return Err(format!("write-conflict resolution '{other}' is not supported by the HLS emitter yet")),
+        },
+        Wcr::Custom(lambda) => match named_lambda(lambda) {
+            Some(kind) => {
+                let named = sdfg_dialect::WcrKind::from_name(kind)
+                    .ok_or_else(|| format!("no write-conflict resolution named {kind}"))?;
+                return store_statement(target, value, &Wcr::Named(named), ty);
+            }
+            None => {
+                return Err(format!("custom write-conflict resolution `{lambda}` is not supported by the HLS emitter yet"),
+                )
+            }
+        },
+    })
+}
+
+/// The named resolution a lambda of two arguments computes (`lambda a,
+/// b: a + b` is `sum`), where it is one of them.
+fn named_lambda(lambda: &str) -> Option<&'static str> {
+    let text = crate::cexpr::strip(lambda.trim().to_string());
+    let rest = text.strip_prefix("lambda")?;
+    let (args, body) = rest.split_once(':')?;
+    let names: Vec<&str> = args.split(',').map(str::trim).collect();
+    let [a, b] = names.as_slice() else {
+        return None;
+    };
+    let body = sdfg_symbolic::parse(body.trim()).ok()?;
+    let (a, b) = (Expr::symbol(a), Expr::symbol(b));
+    if body == Expr::add(&a, &b) {
+        Some("sum")
+    } else if body == Expr::mul(&a, &b) {
+        Some("product")
+    } else if body == Expr::min(vec![a.clone(), b.clone()]) {
+        Some("min")
+    } else if body == Expr::max(vec![a, b.clone()]) {
+        Some("max")
+    } else if body == b {
+        Some("exchange")
+    } else {
+        None
+    }
 }
