@@ -56,16 +56,59 @@ pub static REGISTRATION: PassRegistration = PassRegistration {
         "Make every top-level SDFG one FPGA kernel: arrays copied into FPGA_Global memory and \
               back, outermost maps FPGA_Device, kernel transients FPGA_Local or FPGA_Registers",
     op_name: "builtin.module",
-    create: || Box::new(FpgaTransform),
+    create: || Box::<FpgaTransform>::default(),
 };
 
-/// The pass (no options).
+/// The pass; `streaming-composition=true` connects producer and
+/// consumer maps through streams (of `stream-depth` elements, default
+/// 16) instead of buffers.
 #[derive(Clone, Copy)]
-pub struct FpgaTransform;
+pub struct FpgaTransform {
+    /// Whether to apply [`streaming_composition`].
+    pub streaming_composition: bool,
+    /// The depth of the streams it makes.
+    pub stream_depth: i64,
+}
+
+impl Default for FpgaTransform {
+    fn default() -> Self {
+        FpgaTransform {
+            streaming_composition: false,
+            stream_depth: 16,
+        }
+    }
+}
 
 impl RustPass for FpgaTransform {
     fn set_options(&mut self, options: &str) -> Result<(), String> {
-        crate::no_options("sdfg-fpga-transform", options)
+        const PASS: &str = "sdfg-fpga-transform";
+        for option in options.split_whitespace() {
+            let (key, value) = option
+                .split_once('=')
+                .ok_or_else(|| format!("{PASS}: option `{option}` is not key=value"))?;
+            match key {
+                "streaming-composition" => {
+                    self.streaming_composition = match value {
+                        "true" => true,
+                        "false" => false,
+                        _ => return Err(format!("{PASS}: streaming-composition `{value}` is not true or false")),
+                    }
+                }
+                "stream-depth" => {
+                    self.stream_depth = value
+                        .parse()
+                        .ok()
+                        .filter(|d| *d > 0)
+                        .ok_or_else(|| format!("{PASS}: stream-depth `{value}` is not a positive integer"))?
+                }
+                _ => {
+                    return Err(format!(
+                        "{PASS}: unknown option `{key}` (the options are streaming-composition and stream-depth)"
+                    ))
+                }
+            }
+        }
+        Ok(())
     }
 
     fn run(&mut self, module: Op<'_>) -> Result<(), Diagnosed> {
@@ -75,6 +118,18 @@ impl RustPass for FpgaTransform {
             .filter(|o| o.is("sdfg.sdfg"))
         {
             match fpga_transform(sdfg) {
+                Ok(()) if self.streaming_composition => {
+                    let streamed =
+                        streaming_composition(sdfg, self.stream_depth).map_err(|why| {
+                            sdfg.emit_error(format!("sdfg-fpga-transform failed: {why}"));
+                            Diagnosed
+                        })?;
+                    if streamed.is_empty() {
+                        sdfg.emit_remark(
+                            "sdfg-fpga-transform: no buffer between maps can be a stream",
+                        );
+                    }
+                }
                 Ok(()) => {}
                 Err(Refusal::NotApplicable(why)) => {
                     sdfg.emit_remark(format!("sdfg-fpga-transform does not apply: {why}"))
@@ -479,4 +534,219 @@ fn control_flow_names(sdfg: Op<'_>) -> std::collections::HashSet<String> {
         })
         .flat_map(crate::mentioned_names_of)
         .collect()
+}
+
+/// DaCe's `StreamingComposition`: a transient array that one device map
+/// writes and the next one reads, element for element in the same order,
+/// becomes a stream between them, so that the two run at once (a DATAFLOW
+/// region in HLS) instead of one after the other through memory.
+///
+/// ```mlir
+/// // before                                  // after
+/// %t = sdfg.alloc "t" : !sdfg.array<f32 ["N"]>   %t = ... : !sdfg.stream<f32 buffer "16" storage FPGA_Local>
+/// %p = sdfg.map ["i" = "0:N"] ...             (the producer's exit pushes: ["0"])
+///        sdfg.exit ("t" = %x["i"] : f32)
+/// %w = sdfg.access %t writes(%p["0:N"])
+/// %c = sdfg.map ["j" = "0:N"] ins("t" = %w["0:N"])   (the consumer's tasklet pops: ["0"])
+///        sdfg.tasklet ins("v" = %ti["j"] : ...)
+/// ```
+///
+/// It applies where the array's only access node is in one state, written
+/// by one map and read by one other map, both device maps over the same
+/// ranges without inner scopes; the producer writes one element per
+/// iteration through one exit entry without write-conflict resolution, and
+/// the consumer reads it through one tasklet connector at the same index
+/// (its parameters renamed to the producer's). Returns the arrays made
+/// streams.
+pub fn streaming_composition(sdfg: Op<'_>, depth: i64) -> Result<Vec<String>, String> {
+    let mut streamed = Vec::new();
+    for alloc in sdfg
+        .region_ops(0)
+        .into_iter()
+        .filter(|o| o.is("sdfg.alloc"))
+    {
+        let Some(plan) = composition(alloc) else {
+            continue;
+        };
+        let name = alloc.str_attr("name").unwrap_or_default().to_string();
+        apply_composition(alloc, plan, depth)?;
+        streamed.push(name);
+    }
+    Ok(streamed)
+}
+
+/// What [`streaming_composition`] rewrites for one array.
+struct Composition<'a> {
+    access: Op<'a>,
+    producer: Op<'a>,
+    result: usize,
+    exit: Op<'a>,
+    entry: usize,
+    consumer: Op<'a>,
+    operand: usize,
+    tasklet: Op<'a>,
+    connector: usize,
+}
+
+fn composition(alloc: Op<'_>) -> Option<Composition<'_>> {
+    let array = alloc.results()[0];
+    let container = Container::from_type(array.ty())?;
+    if container.kind != ContainerKind::Array {
+        return None;
+    }
+    let uses = array.uses();
+    let [(access, 0)] = uses.as_slice() else {
+        return None;
+    };
+    let access = *access;
+    // Written by one map, read by one map, both device maps.
+    let writes = access.operand_segment(1);
+    let [written] = writes.as_slice() else {
+        return None;
+    };
+    let producer = written.defining_op().filter(|p| p.is("sdfg.map"))?;
+    let result = written.result_number()?;
+    let reads = access.results()[0].uses();
+    let [(consumer, operand)] = reads.as_slice() else {
+        return None;
+    };
+    let device = |m: &Op<'_>| {
+        m.attr("schedule")
+            .and_then(Schedule::from_attr)
+            .is_some_and(|s| s.name() == "FPGA_Device")
+    };
+    if !consumer.is("sdfg.map")
+        || !device(&producer)
+        || !device(consumer)
+        || *operand >= consumer.operand_segment(0).len()
+    {
+        return None;
+    }
+    let flat = |m: &Op<'_>| {
+        !m.region_ops(0)
+            .iter()
+            .any(|o| o.is("sdfg.map") || o.is("sdfg.nested") || o.is("sdfg.consume"))
+    };
+    if !flat(&producer) || !flat(consumer) {
+        return None;
+    }
+    // The same ranges; the consumer's parameters renamed to the producer's.
+    let (pp, cp) = (
+        crate::maps::params(producer),
+        crate::maps::params(*consumer),
+    );
+    if pp.len() != cp.len() || pp.iter().zip(&cp).any(|((_, a), (_, b))| a != b) {
+        return None;
+    }
+    let rename: std::collections::HashMap<String, sdfg_symbolic::Expr> = cp
+        .iter()
+        .zip(&pp)
+        .map(|((c, _), (p, _))| (c.clone(), sdfg_symbolic::Expr::symbol(p)))
+        .collect();
+    // One exit entry of the producer writes it, from a tasklet.
+    let exit = producer
+        .region_ops(0)
+        .into_iter()
+        .find(|o| o.is("sdfg.exit"))?;
+    let out_name = producer.str_array_attr("out_names").get(result).copied()?;
+    let entries: Vec<usize> = exit
+        .str_array_attr("names")
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n == out_name)
+        .map(|(k, _)| k)
+        .collect();
+    let [entry] = entries.as_slice() else {
+        return None;
+    };
+    let written_memlet = exit
+        .array_attr("memlets")
+        .get(*entry)
+        .copied()
+        .and_then(Memlet::from_attr)?;
+    if written_memlet.wcr != sdfg_dialect::Wcr::None
+        || !exit.operands()[*entry]
+            .defining_op()
+            .is_some_and(|d| d.is("sdfg.tasklet"))
+    {
+        return None;
+    }
+    // One tasklet connector of the consumer reads it, at the same index.
+    let arg = consumer.region_args(0)[*operand];
+    let arg_uses = arg.uses();
+    let [(tasklet, connector)] = arg_uses.as_slice() else {
+        return None;
+    };
+    if !tasklet.is("sdfg.tasklet") || *connector >= tasklet.operand_segment(0).len() {
+        return None;
+    }
+    let read_memlet = sdfg_dialect::memlet_at(*tasklet, *connector)?;
+    let parse = |text: &str| sdfg_symbolic::parse_subset(text).ok();
+    let (written, read) = (parse(&written_memlet.subset)?, parse(&read_memlet.subset)?);
+    let renamed: Vec<sdfg_symbolic::Expr> = read
+        .min_element()
+        .iter()
+        .map(|e| e.substitute(&rename))
+        .collect();
+    if written.volume().as_int() != Some(1)
+        || read.volume().as_int() != Some(1)
+        || written.min_element() != renamed
+    {
+        return None;
+    }
+    Some(Composition {
+        access,
+        producer,
+        result,
+        exit,
+        entry: *entry,
+        consumer: *consumer,
+        operand: *operand,
+        tasklet: *tasklet,
+        connector: *connector,
+    })
+}
+
+fn apply_composition(alloc: Op<'_>, c: Composition<'_>, depth: i64) -> Result<(), String> {
+    let array = alloc.results()[0];
+    let container = Container::from_type(array.ty()).ok_or("not a container")?;
+    let element = sdfg_dialect::ir::type_to_string(container.element.0);
+    let text = format!("!sdfg.stream<{element} buffer \"{depth}\" storage FPGA_Local>");
+    let stream =
+        rewrite::parse_type(alloc, &text).ok_or_else(|| format!("type `{text}` does not parse"))?;
+    let volume = container.shape.join(" * ");
+    let pushed = Memlet {
+        volume: Some(if volume.is_empty() {
+            "1".into()
+        } else {
+            volume
+        }),
+        ..Memlet::plain("0")
+    };
+    // The memlets: the exit entry and the tasklet connector move one
+    // element; the edges between the scopes move them all.
+    let mut memlets = c.exit.array_attr("memlets");
+    memlets[c.entry] = Memlet::plain("0").to_attr(alloc.context());
+    c.exit
+        .set_attr("memlets", array_of(alloc.context(), &memlets));
+    sdfg_dialect::set_memlet_at(c.tasklet, c.connector, &Memlet::plain("0"));
+    sdfg_dialect::set_memlet_at(c.consumer, c.operand, &pushed);
+    let write_operand = c
+        .access
+        .operands()
+        .iter()
+        .position(|v| *v == c.producer.results()[c.result])
+        .ok_or("the access node is not written by the producer")?;
+    sdfg_dialect::set_memlet_at(c.access, write_operand, &pushed);
+    // The types along the way.
+    for value in [
+        array,
+        c.producer.results()[c.result],
+        c.access.results()[0],
+        c.consumer.region_args(0)[c.operand],
+    ] {
+        // SAFETY: the values are live; every user takes a stream there now.
+        unsafe { mlir_sys::mlirValueSetType(value.raw(), stream) };
+    }
+    Ok(())
 }

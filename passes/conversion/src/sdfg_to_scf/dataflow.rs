@@ -1158,7 +1158,18 @@ impl<'a> Function<'a, '_> {
             }
             return Ok(());
         }
-        let sequential = matches!(schedule, "Sequential" | "Unrolled");
+        // An FPGA_Device map is a pipelined loop: where it pops or pushes
+        // streams, the order of its iterations is the order of the
+        // elements (in parallel, which iteration gets which element would
+        // depend on the schedule).
+        let touches_streams = || {
+            map.operands()
+                .into_iter()
+                .chain(map.results())
+                .any(|v| layout(v.ty()).is_ok_and(|l| l.stream))
+        };
+        let sequential = matches!(schedule, "Sequential" | "Unrolled")
+            || (schedule == "FPGA_Device" && touches_streams());
         let is_parallel = parallel.is_empty() && !sequential;
         let mut lows = Vec::new();
         let mut highs = Vec::new();

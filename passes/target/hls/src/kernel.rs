@@ -650,8 +650,15 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         ));
     }
     out.push_str("#pragma HLS INTERFACE s_axilite port=return bundle=control\n");
+    // The interface keeps every parameter, also one the body never names.
+    let words: BTreeSet<&str> = e
+        .code
+        .lines
+        .iter()
+        .flat_map(|l| l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+        .collect();
     for p in &params {
-        if !e.used.contains(&p.name) {
+        if !words.contains(p.name.as_str()) {
             out.push_str(&format!("  (void){};\n", p.name));
         }
     }

@@ -4,13 +4,16 @@
 # on the inputs sdfg-run saves, and its outputs compared with sdfg-run's.
 #
 # usage: simulate.sh PROGRAM.mlir WORK_DIR HLS_INCLUDE [SYMBOL=VALUE ...]
+# (SDFG_FPGA_TRANSFORM, default sdfg-fpga-transform, is the transform with
+# its options.)
 set -euo pipefail
 program=$1 work=$2 include=$3
 shift 3
 sets=()
 for s in "$@"; do sets+=(--set "$s"); done
 rm -rf "$work" && mkdir -p "$work/out"
-sdfg-opt "$program" --sdfg-fpga-transform -o "$work/fpga.mlir"
+sdfg-opt "$program" --pass-pipeline="builtin.module(${SDFG_FPGA_TRANSFORM:-sdfg-fpga-transform})" \
+  -o "$work/fpga.mlir"
 sdfg-translate --emit-hls "$work/fpga.mlir" -o "$work/kernel.cpp"
 sdfg-translate --emit-hls-testbench "$work/fpga.mlir" -o "$work/testbench.cpp"
 g++ -std=c++14 -Wall -Wextra -Werror -Wno-unknown-pragmas -O1 -pthread -I "$include" \
