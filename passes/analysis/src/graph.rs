@@ -278,6 +278,45 @@ pub fn size(root: Op<'_>) -> Size {
     size
 }
 
+/// Whether the scopes `scopes` (top-level scopes of one state) may run at
+/// once: none writes a container another one reads or writes, except the
+/// containers `connects` accepts (streams, which connect a writer to a
+/// reader). A scope reads the containers behind its inputs and writes
+/// those of the access nodes its results go to.
+pub fn concurrent_scopes(scopes: &[Op<'_>], connects: &dyn Fn(Val<'_>) -> bool) -> bool {
+    let key = |v: &Val<'_>| v.raw().ptr as usize;
+    let sets: Vec<(Vec<usize>, Vec<usize>)> = scopes
+        .iter()
+        .map(|s| {
+            let mut inputs = s.operand_segment(0);
+            if s.is("sdfg.consume") {
+                inputs.extend(s.operand_segment(1));
+            }
+            let reads = inputs
+                .into_iter()
+                .map(sdfg_dialect::underlying_container)
+                .filter(|c| !connects(*c))
+                .map(|c| key(&c))
+                .collect();
+            let writes = s
+                .results()
+                .iter()
+                .flat_map(|r| r.uses())
+                .filter(|(u, _)| u.is("sdfg.access"))
+                .map(|(u, _)| u.operands()[0])
+                .filter(|c| !connects(*c))
+                .map(|c| key(&c))
+                .collect();
+            (reads, writes)
+        })
+        .collect();
+    sets.iter().enumerate().all(|(i, (_, wi))| {
+        sets.iter()
+            .enumerate()
+            .all(|(j, (rj, wj))| i == j || !wi.iter().any(|w| rj.contains(w) || wj.contains(w)))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

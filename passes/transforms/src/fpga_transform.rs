@@ -559,7 +559,8 @@ fn control_flow_names(sdfg: Op<'_>) -> std::collections::HashSet<String> {
 /// (its parameters renamed to the producer's). Returns the arrays made
 /// streams.
 pub fn streaming_composition(sdfg: Op<'_>, depth: i64) -> Result<Vec<String>, String> {
-    let mut streamed = Vec::new();
+    // The buffers that can be streams, by state.
+    let mut by_state: Vec<(Op<'_>, Vec<(Op<'_>, Composition<'_>)>)> = Vec::new();
     for alloc in sdfg
         .region_ops(0)
         .into_iter()
@@ -568,9 +569,44 @@ pub fn streaming_composition(sdfg: Op<'_>, depth: i64) -> Result<Vec<String>, St
         let Some(plan) = composition(alloc) else {
             continue;
         };
-        let name = alloc.str_attr("name").unwrap_or_default().to_string();
-        apply_composition(alloc, plan, depth)?;
-        streamed.push(name);
+        let Some(state) = plan.access.parent() else {
+            continue;
+        };
+        match by_state.iter_mut().find(|(s, _)| *s == state) {
+            Some((_, plans)) => plans.push((alloc, plan)),
+            None => by_state.push((state, vec![(alloc, plan)])),
+        }
+    }
+    // A state's buffers become streams only where its processing elements
+    // can then all run at once: one after the other, a producer would
+    // block on a full stream.
+    let mut streamed = Vec::new();
+    for (state, plans) in by_state {
+        let ops = state.region_ops(0);
+        let scopes: Vec<Op<'_>> = ops
+            .iter()
+            .copied()
+            .filter(|o| matches!(o.name(), "sdfg.map" | "sdfg.nested" | "sdfg.consume"))
+            .collect();
+        let only_scopes = ops.iter().all(|o| {
+            scopes.contains(o)
+                || (o.is("sdfg.access")
+                    && o.operand_segment(1)
+                        .iter()
+                        .all(|w| w.defining_op().is_some_and(|d| d.is("sdfg.map"))))
+        });
+        let planned: Vec<Val<'_>> = plans.iter().map(|(a, _)| a.results()[0]).collect();
+        let connects = |c: Val<'_>| {
+            planned.contains(&c)
+                || Container::from_type(c.ty()).is_some_and(|k| k.kind == ContainerKind::Stream)
+        };
+        if !only_scopes || !sdfg_analysis::graph::concurrent_scopes(&scopes, &connects) {
+            continue;
+        }
+        for (alloc, plan) in plans {
+            streamed.push(alloc.str_attr("name").unwrap_or_default().to_string());
+            apply_composition(alloc, plan, depth)?;
+        }
     }
     Ok(streamed)
 }

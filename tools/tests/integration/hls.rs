@@ -5,8 +5,9 @@
 //! `sdfg-run`'s.
 //!
 //! - The seeds and the `kernels` benchmark's programs (as DaCe 1.0.2
-//!   writes them, at their test sizes): at least 90% of those the
-//!   transform accepts simulate correctly.
+//!   writes them, at their test sizes), the kernels also with
+//!   `streaming-composition`: at least 90% of those the transform accepts
+//!   simulate correctly.
 //! - Every runnable corpus program (every `SDFG_HLS_CORPUS_STRIDE`-th,
 //!   default 6; 1 runs all): each one simulates correctly or gets a
 //!   diagnostic naming what is unsupported, never wrong numbers, a
@@ -28,6 +29,10 @@ use std::time::Duration;
 /// their variables' ranges bound the sizes of what they allocate).
 const PIPELINE: &str = "builtin.module(sdfg-expand-library-nodes,sdfg-propagate-memlets,sdfg-simplify,sdfg-raise-loops,sdfg-raise-branches,sdfg-fpga-transform)";
 
+/// [`PIPELINE`] with buffers between maps made streams (a stream of depth
+/// 2 checks that the processing elements run at once).
+const STREAMING: &str = "builtin.module(sdfg-expand-library-nodes,sdfg-propagate-memlets,sdfg-simplify,sdfg-raise-loops,sdfg-raise-branches,sdfg-fpga-transform{streaming-composition=true stream-depth=2})";
+
 /// The value every free symbol of a corpus program gets (above 10, the
 /// bound of `sdfg-run`'s random integers, so that index arrays stay in
 /// bounds).
@@ -42,6 +47,8 @@ struct Case {
     /// Symbol values; with none, every symbol `sdfg-run` asks for gets
     /// [`SYMBOL_VALUE`].
     symbols: Vec<String>,
+    /// The pipeline that makes it a kernel.
+    pipeline: &'static str,
 }
 
 /// What simulating one program gave.
@@ -138,7 +145,7 @@ fn simulate(case: &Case, work: &Path) -> Verdict {
     let output = match run(
         Command::new(tool("sdfg-opt"))
             .arg(&mlir)
-            .arg(format!("--pass-pipeline={PIPELINE}"))
+            .arg(format!("--pass-pipeline={}", case.pipeline))
             .arg("-o")
             .arg(&fpga),
         limit,
@@ -429,6 +436,7 @@ fn seeds_and_kernels_simulate_as_fpga_kernels() {
             program: file.clone(),
             inputs: None,
             symbols: Vec::new(),
+            pipeline: PIPELINE,
         });
     }
     if let Some(python) = dace_python() {
@@ -460,22 +468,38 @@ fn seeds_and_kernels_simulate_as_fpga_kernels() {
                 println!("  kernel {stem}: {}", status.trim());
                 continue;
             }
-            let symbols = std::fs::read_to_string(case.join("symbols"))
+            let symbols: Vec<String> = std::fs::read_to_string(case.join("symbols"))
                 .unwrap_or_default()
                 .lines()
                 .filter(|l| !l.is_empty())
                 .map(str::to_string)
                 .collect();
-            cases.push(Case {
-                name: format!("kernel {stem}"),
-                program: case.join("program.sdfg"),
-                inputs: Some(case.join("in")),
-                symbols,
-            });
+            for (suffix, pipeline) in [("", PIPELINE), (" with streams", STREAMING)] {
+                cases.push(Case {
+                    name: format!("kernel {stem}{suffix}"),
+                    program: case.join("program.sdfg"),
+                    inputs: Some(case.join("in")),
+                    symbols: symbols.clone(),
+                    pipeline,
+                });
+            }
         }
     }
     let (verdicts, scans) = simulate_all(&cases, &work.join("runs"));
     let (simulates, accepted) = report("seeds and kernels", &verdicts);
+    let streamed: Vec<&str> = cases
+        .iter()
+        .filter(|c| c.pipeline == STREAMING)
+        .filter(|c| {
+            std::fs::read_to_string(work.join("runs").join(&c.name).join("kernel.cpp"))
+                .is_ok_and(|k| k.contains("hls::stream<"))
+        })
+        .map(|c| c.name.as_str())
+        .collect();
+    println!(
+        "  streaming-composition made streams between processing elements in {} kernels: {streamed:?}",
+        streamed.len()
+    );
     let bad: Vec<String> = verdicts
         .iter()
         .filter(|(_, v)| matches!(v, Verdict::Wrong(_) | Verdict::Broken(_)))
@@ -515,6 +539,7 @@ fn corpus_programs_simulate_as_fpga_kernels_or_say_why_not() {
             program: dir.join(&file),
             inputs: None,
             symbols: Vec::new(),
+            pipeline: PIPELINE,
         })
         .collect();
     let work = std::env::temp_dir().join(format!("sdfg-hls-corpus-{}", std::process::id()));

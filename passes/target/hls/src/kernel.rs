@@ -1421,7 +1421,7 @@ impl<'a> Emitter<'a> {
             && ops
                 .iter()
                 .all(|o| scopes.contains(o) || (o.is("sdfg.access") && only_scope_writes(*o)))
-            && independent(&scopes, &streams);
+            && sdfg_analysis::graph::concurrent_scopes(&scopes, &|c| streams.contains(&key(&c)));
         let mut calls = Vec::new();
         for op in ops {
             match op.name() {
@@ -2583,41 +2583,6 @@ fn only_scope_writes(access: Op<'_>) -> bool {
     incoming_edges(access)
         .iter()
         .all(|e| e.source.defining_op().is_some_and(|d| d.is("sdfg.map")))
-}
-
-/// Whether no scope writes a container another one reads or writes
-/// (streams connect them: one writes while the other reads).
-fn independent(scopes: &[Op<'_>], streams: &BTreeSet<usize>) -> bool {
-    let sets: Vec<(BTreeSet<usize>, BTreeSet<usize>)> = scopes
-        .iter()
-        .map(|s| {
-            let reads = s
-                .operand_segment(0)
-                .iter()
-                .map(|v| key(&underlying_container(*v)))
-                .filter(|k| !streams.contains(k))
-                .collect();
-            let writes = s
-                .results()
-                .iter()
-                .flat_map(|r| r.uses())
-                .filter(|(u, _)| u.is("sdfg.access"))
-                .map(|(u, _)| key(&u.operands()[0]))
-                .filter(|k| !streams.contains(k))
-                .collect();
-            (reads, writes)
-        })
-        .collect();
-    for (i, (_, wi)) in sets.iter().enumerate() {
-        for (j, (rj, wj)) in sets.iter().enumerate() {
-            if i != j
-                && (wi.intersection(rj).next().is_some() || wi.intersection(wj).next().is_some())
-            {
-                return false;
-            }
-        }
-    }
-    true
 }
 
 /// The bounds of a symbolic trip count that the symbolic engine knows
