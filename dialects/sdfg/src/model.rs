@@ -769,6 +769,31 @@ pub fn containers(sdfg: Op<'_>) -> Vec<Val<'_>> {
         .collect()
 }
 
+/// The value, the target and the indices of a `memref.store` (or of an
+/// `sdfg.push`, which has no indices) in a tasklet body.
+pub fn stored<'a>(op: Op<'a>) -> (Val<'a>, Val<'a>, Vec<Val<'a>>) {
+    let operands = op.operands();
+    if op.is("sdfg.push") {
+        (operands[1], operands[0], operands[2..].to_vec())
+    } else {
+        (operands[0], operands[1], operands[2..].to_vec())
+    }
+}
+
+/// `name` with every character that is not an ASCII letter, digit or `_`
+/// replaced by `_` (a name C and MLIR symbols accept).
+pub fn sanitized(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
 /// The identifiers in a piece of code or a symbolic expression.
 pub fn identifiers(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))

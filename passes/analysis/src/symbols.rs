@@ -8,8 +8,9 @@ use sdfg_dialect::{Memlet, CONTROL_FLOW_BLOCKS};
 use sdfg_symbolic::{parse, parse_subset};
 use std::collections::BTreeSet;
 
-/// The control-flow blocks and the edges of `owner`'s region, in order.
-fn blocks_and_edges(owner: Op<'_>) -> (Vec<Op<'_>>, Vec<Op<'_>>) {
+/// The control-flow blocks (states, loops, conditionals, regions, jumps) and
+/// the inter-state edges of `owner`'s region, in op order.
+pub fn blocks_and_edges(owner: Op<'_>) -> (Vec<Op<'_>>, Vec<Op<'_>>) {
     let ops = owner.region_ops(0);
     let blocks = ops
         .iter()

@@ -6,7 +6,8 @@
 // hls::stream of the stream's buffer size. The simulation runs each on its
 // own thread: 37 elements pass through a stream of depth 4 only because
 // both run at once (one after the other, the producer would block on the
-// fifth write, as in hardware).
+// fifth write, as in hardware). The maps are sequential as written, so
+// that the CPU's reference pushes and pops in order too.
 
 // CHECK-LABEL: static void produce_{{[0-9]+}}(float *fpga_A, hls::stream<float, 4> &q, long long N) {
 // CHECK: #pragma HLS PIPELINE II=1
@@ -27,7 +28,7 @@ sdfg.sdfg @pipe(%A: !sdfg.array<f32 ["N"]> as "A", %B: !sdfg.array<f32 ["N"]> as
   %q = sdfg.alloc "q" : !sdfg.stream<f32 buffer "4">
   sdfg.state @s {
     %a = sdfg.access %A : !sdfg.array<f32 ["N"]>
-    %p = sdfg.map "produce" ["i" = "0:N"] ins("a" = %a["0:N"] : !sdfg.array<f32 ["N"]>) outs("q" : !sdfg.stream<f32 buffer "4">) {
+    %p = sdfg.map "produce" ["i" = "0:N"] schedule Sequential ins("a" = %a["0:N"] : !sdfg.array<f32 ["N"]>) outs("q" : !sdfg.stream<f32 buffer "4">) {
     ^bb0(%ai: !sdfg.array<f32 ["N"]>):
       %t = sdfg.tasklet "square" ins("x" = %ai["i"] : !sdfg.array<f32 ["N"]>) outs("y" : f32) {
       ^bb0(%x: f32):
@@ -37,7 +38,7 @@ sdfg.sdfg @pipe(%A: !sdfg.array<f32 ["N"]> as "A", %B: !sdfg.array<f32 ["N"]> as
       sdfg.exit ("q" = %t["0"] : f32)
     }
     %qw = sdfg.access %q writes(%p["0", volume "N"] : !sdfg.stream<f32 buffer "4">) : !sdfg.stream<f32 buffer "4">
-    %c = sdfg.map "consume" ["i" = "0:N"] ins("q" = %qw["0", volume "N"] : !sdfg.stream<f32 buffer "4">) outs("B" : !sdfg.array<f32 ["N"]>) {
+    %c = sdfg.map "consume" ["i" = "0:N"] schedule Sequential ins("q" = %qw["0", volume "N"] : !sdfg.stream<f32 buffer "4">) outs("B" : !sdfg.array<f32 ["N"]>) {
     ^bb0(%qi: !sdfg.stream<f32 buffer "4">):
       %t = sdfg.tasklet "half" ins("x" = %qi["0"] : !sdfg.stream<f32 buffer "4">) outs("y" : f32) {
       ^bb0(%x: f32):

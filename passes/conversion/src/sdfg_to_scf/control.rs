@@ -12,9 +12,10 @@ use sdfg_dialect::ir::Op;
 use sdfg_symbolic::Expr;
 
 use super::gpu;
-use super::lifetimes::{blocks_and_edges, Cfg};
+use super::lifetimes::Cfg;
 use super::text::{DataReader, IndexEmitter};
 use super::{assigned_symbols, fail, parse_expr, Failure, Function, Placement, Result, SymbolType};
+use sdfg_analysis::symbols::blocks_and_edges;
 
 /// Loop context for break and continue.
 #[derive(Clone)]

@@ -20,6 +20,7 @@
 //! `sdfg.conditional`, with `N` assigned before it, lives from the state
 //! that dominates the conditional to the one that post-dominates it.
 
+use sdfg_analysis::symbols::blocks_and_edges;
 use std::collections::BTreeSet;
 
 use sdfg_dialect::ir::Op;
@@ -176,19 +177,6 @@ impl<'a> Cfg<'a> {
         }
         false
     }
-}
-
-/// The control-flow blocks (states, loops, conditionals, regions, jumps) and
-/// the inter-state edges of `owner`'s region, in op order.
-pub(super) fn blocks_and_edges(owner: Op<'_>) -> (Vec<Op<'_>>, Vec<Op<'_>>) {
-    let ops = owner.region_ops(0);
-    let blocks = ops
-        .iter()
-        .copied()
-        .filter(|o| CONTROL_FLOW_BLOCKS.contains(&o.name()))
-        .collect();
-    let edges = ops.into_iter().filter(|o| o.is("sdfg.edge")).collect();
-    (blocks, edges)
 }
 
 /// The control-flow blocks around `block`, itself included, outermost

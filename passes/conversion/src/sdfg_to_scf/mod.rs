@@ -244,16 +244,7 @@ struct Module<'a> {
 
 impl Module<'_> {
     fn unique(&mut self, base: &str) -> String {
-        let clean: String = base
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '_' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
+        let clean = sdfg_dialect::sanitized(base);
         let mut name = clean.clone();
         let mut k = 1;
         while !self.names.insert(name.clone()) {

@@ -198,12 +198,8 @@ impl<'a> Printer<'a> {
     /// A store into a `by_ref` output (`o = v`, `o[i] = v`) or a push to
     /// one (`s = v`).
     fn write(&mut self, op: Op<'a>) -> Result<'a, ()> {
-        let operands = op.operands();
-        let (value, target, indices) = if op.is("sdfg.push") {
-            (&operands[1], &operands[0], &operands[2..])
-        } else {
-            (&operands[0], &operands[1], &operands[2..])
-        };
+        let (value, target, indices) = sdfg_dialect::stored(op);
+        let (value, target, indices) = (&value, &target, indices.as_slice());
         let Some(name) = self.names.get(&key(target)).cloned() else {
             return Err(Unprintable {
                 op,

@@ -43,16 +43,7 @@ const RESERVED: &[&str] = &[
 /// A C++ identifier for a DaCe name: other characters become `_`, and a
 /// keyword or a leading digit gets a `_` prefix.
 pub fn identifier(name: &str) -> String {
-    let mut out: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let mut out = sdfg_dialect::sanitized(name);
     if out.is_empty()
         || out.starts_with(|c: char| c.is_ascii_digit())
         || RESERVED.contains(&out.as_str())

@@ -800,18 +800,26 @@ fn top_scope(op: Op<'_>) -> Option<Op<'_>> {
     scope
 }
 
+/// The stride and the index offset of dimension `d` of a layout.
+fn stride_and_offset(layout: &Layout, d: usize) -> (Expr, Expr) {
+    (
+        layout
+            .strides
+            .get(d)
+            .cloned()
+            .unwrap_or_else(|| Expr::int(1)),
+        layout
+            .offsets
+            .get(d)
+            .cloned()
+            .unwrap_or_else(|| Expr::int(0)),
+    )
+}
+
 /// The total number of elements of a layout's memory (the span of its
 /// strides), where it is a constant.
 fn total_size(layout: &Layout) -> Option<i64> {
-    if layout.scalar {
-        return Some(1);
-    }
-    let mut span = 1i64;
-    for (size, stride) in layout.shape.iter().zip(&layout.strides) {
-        let (size, stride) = (size.as_int()?, stride.as_int()?);
-        span += (size - 1).max(0) * stride;
-    }
-    Some(span)
+    span(layout).as_int().map(|n| n.max(1))
 }
 
 /// The ranges `(variable, smallest, largest)` of the variables of
@@ -1064,18 +1072,7 @@ impl<'a> Emitter<'a> {
             Home::Global | Home::Local(_) => {
                 let mut terms = Vec::new();
                 for (d, index) in args.iter().enumerate() {
-                    let stride = info
-                        .layout
-                        .strides
-                        .get(d)
-                        .cloned()
-                        .unwrap_or_else(|| Expr::int(1));
-                    let offset = info
-                        .layout
-                        .offsets
-                        .get(d)
-                        .cloned()
-                        .unwrap_or_else(|| Expr::int(0));
+                    let (stride, offset) = stride_and_offset(&info.layout, d);
                     let mut c = CEmitter::new(lookup);
                     let (stride, offset) = (c.int(&stride).ok()?, c.int(&offset).ok()?);
                     terms.push(format!("({index} + {offset}) * {stride}"));
@@ -1149,18 +1146,7 @@ impl<'a> Emitter<'a> {
         }
         let mut linear = Expr::int(0);
         for (d, p) in point.iter().enumerate() {
-            let stride = info
-                .layout
-                .strides
-                .get(d)
-                .cloned()
-                .unwrap_or_else(|| Expr::int(1));
-            let offset = info
-                .layout
-                .offsets
-                .get(d)
-                .cloned()
-                .unwrap_or_else(|| Expr::int(0));
+            let (stride, offset) = stride_and_offset(&info.layout, d);
             linear = Expr::add(&linear, &Expr::mul(&Expr::add(p, &offset), &stride));
         }
         let index = self.int(op, &linear)?;
@@ -2502,12 +2488,7 @@ impl<'a> Emitter<'a> {
             .to_string();
         let mut coefficients = Vec::new();
         for d in dims {
-            let stride = info
-                .layout
-                .strides
-                .get(d)
-                .cloned()
-                .unwrap_or_else(|| Expr::int(1));
+            let (stride, _) = stride_and_offset(&info.layout, d);
             let step = subset.ranges()[d].step.clone();
             coefficients.push(self.int(op, &Expr::mul(&step, &stride))?);
         }

@@ -208,12 +208,8 @@ impl<'a, 'n> Body<'a, 'n> {
 
     /// A store into (a push to) an output written by reference.
     fn write(&mut self, op: Op<'a>) -> Result<'a, ()> {
-        let operands = op.operands();
-        let (value, target, indices) = if op.is("sdfg.push") {
-            (&operands[1], &operands[0], &operands[2..])
-        } else {
-            (&operands[0], &operands[1], &operands[2..])
-        };
+        let (value, target, indices) = sdfg_dialect::stored(op);
+        let (value, target, indices) = (&value, &target, indices.as_slice());
         let unsupported = |message: &str| Unsupported {
             op,
             message: message.to_string(),
