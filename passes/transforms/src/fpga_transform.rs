@@ -61,11 +61,14 @@ pub static REGISTRATION: PassRegistration = PassRegistration {
 
 /// The pass; `streaming-composition=true` connects producer and
 /// consumer maps through streams (of `stream-depth` elements, default
-/// 16) instead of buffers.
+/// 16) instead of buffers, and `streaming-memory=true` reads global
+/// memory in reader processing elements that stream it to the maps.
 #[derive(Clone, Copy)]
 pub struct FpgaTransform {
     /// Whether to apply [`streaming_composition`].
     pub streaming_composition: bool,
+    /// Whether to apply [`streaming_memory`].
+    pub streaming_memory: bool,
     /// The depth of the streams it makes.
     pub stream_depth: i64,
 }
@@ -74,6 +77,7 @@ impl Default for FpgaTransform {
     fn default() -> Self {
         FpgaTransform {
             streaming_composition: false,
+            streaming_memory: false,
             stream_depth: 16,
         }
     }
@@ -94,6 +98,13 @@ impl RustPass for FpgaTransform {
                         _ => return Err(format!("{PASS}: streaming-composition `{value}` is not true or false")),
                     }
                 }
+                "streaming-memory" => {
+                    self.streaming_memory = match value {
+                        "true" => true,
+                        "false" => false,
+                        _ => return Err(format!("{PASS}: streaming-memory `{value}` is not true or false")),
+                    }
+                }
                 "stream-depth" => {
                     self.stream_depth = value
                         .parse()
@@ -103,7 +114,7 @@ impl RustPass for FpgaTransform {
                 }
                 _ => {
                     return Err(format!(
-                        "{PASS}: unknown option `{key}` (the options are streaming-composition and stream-depth)"
+                        "{PASS}: unknown option `{key}` (the options are streaming-composition, streaming-memory and stream-depth)"
                     ))
                 }
             }
@@ -118,19 +129,30 @@ impl RustPass for FpgaTransform {
             .filter(|o| o.is("sdfg.sdfg"))
         {
             match fpga_transform(sdfg) {
-                Ok(()) if self.streaming_composition => {
-                    let streamed =
-                        streaming_composition(sdfg, self.stream_depth).map_err(|why| {
-                            sdfg.emit_error(format!("sdfg-fpga-transform failed: {why}"));
-                            Diagnosed
-                        })?;
-                    if streamed.is_empty() {
+                Ok(()) => {
+                    let failed = |why: String| {
+                        sdfg.emit_error(format!("sdfg-fpga-transform failed: {why}"));
+                        Diagnosed
+                    };
+                    if self.streaming_composition
+                        && streaming_composition(sdfg, self.stream_depth)
+                            .map_err(failed)?
+                            .is_empty()
+                    {
                         sdfg.emit_remark(
                             "sdfg-fpga-transform: no buffer between maps can be a stream",
                         );
                     }
+                    if self.streaming_memory
+                        && streaming_memory(sdfg, self.stream_depth)
+                            .map_err(failed)?
+                            .is_empty()
+                    {
+                        sdfg.emit_remark(
+                            "sdfg-fpga-transform: no read of global memory can be a stream",
+                        );
+                    }
                 }
-                Ok(()) => {}
                 Err(Refusal::NotApplicable(why)) => {
                     sdfg.emit_remark(format!("sdfg-fpga-transform does not apply: {why}"))
                 }
@@ -582,25 +604,8 @@ pub fn streaming_composition(sdfg: Op<'_>, depth: i64) -> Result<Vec<String>, St
     // block on a full stream.
     let mut streamed = Vec::new();
     for (state, plans) in by_state {
-        let ops = state.region_ops(0);
-        let scopes: Vec<Op<'_>> = ops
-            .iter()
-            .copied()
-            .filter(|o| matches!(o.name(), "sdfg.map" | "sdfg.nested" | "sdfg.consume"))
-            .collect();
-        let only_scopes = ops.iter().all(|o| {
-            scopes.contains(o)
-                || (o.is("sdfg.access")
-                    && o.operand_segment(1)
-                        .iter()
-                        .all(|w| w.defining_op().is_some_and(|d| d.is("sdfg.map"))))
-        });
         let planned: Vec<Val<'_>> = plans.iter().map(|(a, _)| a.results()[0]).collect();
-        let connects = |c: Val<'_>| {
-            planned.contains(&c)
-                || Container::from_type(c.ty()).is_some_and(|k| k.kind == ContainerKind::Stream)
-        };
-        if !only_scopes || !sdfg_analysis::graph::concurrent_scopes(&scopes, &connects) {
+        if !all_concurrent(state, &|c| planned.contains(&c)) {
             continue;
         }
         for (alloc, plan) in plans {
@@ -785,4 +790,260 @@ fn apply_composition(alloc: Op<'_>, c: Composition<'_>, depth: i64) -> Result<()
         unsafe { mlir_sys::mlirValueSetType(value.raw(), stream) };
     }
     Ok(())
+}
+
+/// DaCe's `StreamingMemory`, for reads: where a device map reads one
+/// element of a global array per iteration, a reader processing element
+/// over the same ranges reads it and pushes it into a stream the map pops,
+/// so that memory accesses run ahead of the computation (a DATAFLOW
+/// region in HLS, with bursts on the reader's side).
+///
+/// ```mlir
+/// // before                                  // after
+/// %m = sdfg.map ["i" = "0:N"]                %r = sdfg.map "read_x" ["i" = "0:N"] ins("x" = %x["0:N"])
+///        ins("x" = %x["0:N"] : FPGA_Global)        tasklet (o = v[i]); exit ("x_stream" = %o["0"])
+///        tasklet ins("v" = %xi["i"])         %s = sdfg.access %x_stream writes(%r["0", volume "N"])
+///                                            %m = sdfg.map ["i" = "0:N"] ins("x" = %s["0", volume "N"])
+///                                                   tasklet ins("v" = %si["0"])
+/// ```
+///
+/// It applies to a flat device map's input of an `FPGA_Global` array that
+/// one tasklet connector reads, one element per iteration, and that the
+/// map does not write; and, as for [`streaming_composition`], only where
+/// all of the state's processing elements can then run at once. Returns
+/// the arrays read through streams.
+pub fn streaming_memory(sdfg: Op<'_>, depth: i64) -> Result<Vec<String>, String> {
+    let mut streamed = Vec::new();
+    let states: Vec<Op<'_>> = sdfg
+        .descendants()
+        .into_iter()
+        .filter(|o| o.is("sdfg.state") && crate::enclosing_sdfg(*o) == Some(sdfg))
+        .collect();
+    for state in states {
+        let plans: Vec<Reader<'_>> = state
+            .region_ops(0)
+            .into_iter()
+            .filter(|o| o.is("sdfg.map"))
+            .flat_map(readers)
+            .collect();
+        if plans.is_empty() || !all_concurrent(state, &|_| false) {
+            continue;
+        }
+        for plan in plans {
+            streamed.push(add_reader(sdfg, plan, depth)?);
+        }
+    }
+    Ok(streamed)
+}
+
+/// Whether all processing elements of `state` can run at once (as
+/// DATAFLOW): the state holds only scopes and access nodes they write, and
+/// no scope writes what another accesses, except streams and the
+/// containers `also_connects` accepts.
+fn all_concurrent(state: Op<'_>, also_connects: &dyn Fn(Val<'_>) -> bool) -> bool {
+    let ops = state.region_ops(0);
+    let scopes: Vec<Op<'_>> = ops
+        .iter()
+        .copied()
+        .filter(|o| matches!(o.name(), "sdfg.map" | "sdfg.nested" | "sdfg.consume"))
+        .collect();
+    let only_scopes = ops.iter().all(|o| {
+        scopes.contains(o)
+            || (o.is("sdfg.access")
+                && o.operand_segment(1)
+                    .iter()
+                    .all(|w| w.defining_op().is_some_and(|d| d.is("sdfg.map"))))
+    });
+    let connects = |c: Val<'_>| {
+        also_connects(c)
+            || Container::from_type(c.ty()).is_some_and(|k| k.kind == ContainerKind::Stream)
+    };
+    only_scopes && sdfg_analysis::graph::concurrent_scopes(&scopes, &connects)
+}
+
+/// One input of a map that a reader can stream.
+struct Reader<'a> {
+    map: Op<'a>,
+    operand: usize,
+    tasklet: Op<'a>,
+    connector: usize,
+}
+
+fn readers(map: Op<'_>) -> Vec<Reader<'_>> {
+    let device = map
+        .attr("schedule")
+        .and_then(Schedule::from_attr)
+        .is_some_and(|s| s.name() == "FPGA_Device");
+    let flat = !map
+        .region_ops(0)
+        .iter()
+        .any(|o| matches!(o.name(), "sdfg.map" | "sdfg.nested" | "sdfg.consume"));
+    if !device || !flat || !map.operand_segment(1).is_empty() {
+        return Vec::new();
+    }
+    let written: Vec<Val<'_>> = map
+        .results()
+        .iter()
+        .flat_map(|r| r.uses())
+        .filter(|(u, _)| u.is("sdfg.access"))
+        .map(|(u, _)| u.operands()[0])
+        .collect();
+    let mut plans = Vec::new();
+    for (operand, value) in map.operand_segment(0).into_iter().enumerate() {
+        let container = sdfg_dialect::underlying_container(value);
+        let global = Container::from_type(container.ty())
+            .is_some_and(|c| c.kind == ContainerKind::Array && c.storage.name() == "FPGA_Global");
+        if !global
+            || written.contains(&container)
+            || !value.defining_op().is_some_and(|d| d.is("sdfg.access"))
+        {
+            continue;
+        }
+        let arg = map.region_args(0)[operand];
+        let uses = arg.uses();
+        let [(tasklet, connector)] = uses.as_slice() else {
+            continue;
+        };
+        let one = sdfg_dialect::memlet_at(*tasklet, *connector)
+            .and_then(|m| sdfg_symbolic::parse_subset(&m.subset).ok())
+            .is_some_and(|s| s.volume().as_int() == Some(1));
+        if tasklet.is("sdfg.tasklet") && *connector < tasklet.operand_segment(0).len() && one {
+            plans.push(Reader {
+                map,
+                operand,
+                tasklet: *tasklet,
+                connector: *connector,
+            });
+        }
+    }
+    plans
+}
+
+/// Adds the reader of `plan` and its stream; returns the array's name.
+fn add_reader(sdfg: Op<'_>, plan: Reader<'_>, depth: i64) -> Result<String, String> {
+    let failed = |what: &str| format!("{what} could not be made");
+    let map = plan.map;
+    let ctx = map.context();
+    let source = map.operand_segment(0)[plan.operand];
+    let array = sdfg_dialect::underlying_container(source);
+    let name = container_name(array).unwrap_or_else(|| "data".into());
+    let container = Container::from_type(array.ty()).ok_or("not a container")?;
+    let element_ty = container.element.0;
+    let element = sdfg_dialect::ir::type_to_string(element_ty);
+    let text = format!("!sdfg.stream<{element} buffer \"{depth}\" storage FPGA_Local>");
+    let stream_ty =
+        rewrite::parse_type(map, &text).ok_or_else(|| format!("type `{text}` does not parse"))?;
+    let stream_name = fresh_name(sdfg, &format!("{name}_stream"));
+    let stream =
+        rewrite::create_alloc(sdfg, &stream_name, stream_ty).ok_or_else(|| failed("the stream"))?;
+    let outer =
+        sdfg_dialect::memlet_at(map, plan.operand).ok_or("the map's input has no memlet")?;
+    let inner =
+        sdfg_dialect::memlet_at(plan.tasklet, plan.connector).ok_or("the read has no memlet")?;
+    let volume = crate::maps::params(map)
+        .iter()
+        .map(|(_, r)| {
+            sdfg_symbolic::parse_subset(r)
+                .map(|s| s.volume())
+                .unwrap_or_else(|_| sdfg_symbolic::Expr::int(1))
+        })
+        .fold(sdfg_symbolic::Expr::int(1), |a, b| {
+            sdfg_symbolic::Expr::mul(&a, &b)
+        });
+    // The reader: the map's ranges, one element read and pushed per
+    // iteration.
+    let label = format!("read_{name}");
+    let device = Schedule::from_name("FPGA_Device").unwrap_or_default();
+    let attributes = vec![
+        ("label", rewrite::str_attr(map, &label)),
+        (
+            "params",
+            map.attr("params").ok_or("the map has no parameters")?,
+        ),
+        ("ranges", map.attr("ranges").ok_or("the map has no ranges")?),
+        ("in_memlets", array_of(ctx, &[outer.to_attr(ctx)])),
+        ("in_names", rewrite::str_array_attr(map, &[name.as_str()])),
+        (
+            "out_names",
+            rewrite::str_array_attr(map, &[stream_name.as_str()]),
+        ),
+        ("schedule", rewrite::schedule_attr(map, device)),
+        (
+            "operandSegmentSizes",
+            rewrite::segment_sizes(map, &[1, 0, 0]),
+        ),
+    ];
+    let reader = rewrite::create_op_before(
+        map,
+        "sdfg.map",
+        &[source],
+        &attributes,
+        &[stream_ty],
+        Some(&[source.ty()]),
+    )
+    .ok_or_else(|| failed("the reader"))?;
+    let tasklet_attributes = [
+        ("label", rewrite::str_attr(map, &label)),
+        ("in_memlets", array_of(ctx, &[inner.to_attr(ctx)])),
+        ("in_names", rewrite::str_array_attr(map, &["v"])),
+        ("out_names", rewrite::str_array_attr(map, &["o"])),
+        ("operandSegmentSizes", rewrite::segment_sizes(map, &[1, 0])),
+    ];
+    let tasklet = rewrite::create_scope_at_end(
+        reader,
+        "sdfg.tasklet",
+        &[reader.region_args(0)[0]],
+        &tasklet_attributes,
+        &[element_ty],
+        &[element_ty],
+    )
+    .ok_or_else(|| failed("the reader's tasklet"))?;
+    rewrite::create_op_at_end(
+        tasklet,
+        "sdfg.yield",
+        &[tasklet.region_args(0)[0]],
+        &[],
+        &[],
+    )
+    .ok_or_else(|| failed("the reader's yield"))?;
+    rewrite::create_op_at_end(
+        reader,
+        "sdfg.exit",
+        &[tasklet.results()[0]],
+        &[
+            ("memlets", array_of(ctx, &[Memlet::plain("0").to_attr(ctx)])),
+            (
+                "names",
+                rewrite::str_array_attr(map, &[stream_name.as_str()]),
+            ),
+        ],
+        &[],
+    )
+    .ok_or_else(|| failed("the reader's exit"))?;
+    let pushed = Memlet {
+        volume: Some(volume.to_string()),
+        ..Memlet::plain("0")
+    };
+    let access = rewrite::create_op_before(
+        map,
+        "sdfg.access",
+        &[stream, reader.results()[0]],
+        &[
+            ("write_memlets", array_of(ctx, &[pushed.to_attr(ctx)])),
+            (
+                "operandSegmentSizes",
+                rewrite::segment_sizes(map, &[1, 1, 0, 0]),
+            ),
+        ],
+        &[stream_ty],
+        None,
+    )
+    .ok_or_else(|| failed("the stream's access node"))?;
+    // The map pops it.
+    rewrite::set_operand(map, plan.operand, access.results()[0]);
+    sdfg_dialect::set_memlet_at(map, plan.operand, &pushed);
+    sdfg_dialect::set_memlet_at(plan.tasklet, plan.connector, &Memlet::plain("0"));
+    // SAFETY: the block argument is live; its one user pops a stream now.
+    unsafe { mlir_sys::mlirValueSetType(map.region_args(0)[plan.operand].raw(), stream_ty) };
+    Ok(name)
 }
