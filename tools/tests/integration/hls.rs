@@ -424,6 +424,17 @@ fn report(what: &str, verdicts: &BTreeMap<String, Verdict>) -> (usize, usize) {
     (simulates, accepted)
 }
 
+/// Fails on wrong numbers, broken steps and unsynthesizable constructs.
+fn assert_no_wrong_numbers(verdicts: &BTreeMap<String, Verdict>, scans: &[String]) {
+    let bad: Vec<String> = verdicts
+        .iter()
+        .filter(|(_, v)| matches!(v, Verdict::Wrong(_) | Verdict::Broken(_)))
+        .map(|(n, v)| format!("{n}: {v:?}"))
+        .collect();
+    assert!(bad.is_empty(), "wrong numbers or broken steps: {bad:#?}");
+    assert!(scans.is_empty(), "unsynthesizable constructs: {scans:#?}");
+}
+
 /// The seeds and the `kernels` benchmark's programs simulate to
 /// `sdfg-run`'s numbers: at least 90% of those the transform accepts.
 #[test]
@@ -512,13 +523,7 @@ fn seeds_and_kernels_simulate_as_fpga_kernels() {
         "  the streaming options made streams between processing elements in {} kernels: {streamed:?}",
         streamed.len()
     );
-    let bad: Vec<String> = verdicts
-        .iter()
-        .filter(|(_, v)| matches!(v, Verdict::Wrong(_) | Verdict::Broken(_)))
-        .map(|(n, v)| format!("{n}: {v:?}"))
-        .collect();
-    assert!(bad.is_empty(), "wrong numbers or broken steps: {bad:#?}");
-    assert!(scans.is_empty(), "unsynthesizable constructs: {scans:#?}");
+    assert_no_wrong_numbers(&verdicts, &scans);
     assert!(
         simulates * 100 >= accepted * 90,
         "only {simulates} of {accepted} accepted programs simulate correctly"
@@ -557,12 +562,6 @@ fn corpus_programs_simulate_as_fpga_kernels_or_say_why_not() {
     let work = std::env::temp_dir().join(format!("sdfg-hls-corpus-{}", std::process::id()));
     let (verdicts, scans) = simulate_all(&cases, &work);
     report("corpus programs", &verdicts);
-    let bad: Vec<String> = verdicts
-        .iter()
-        .filter(|(_, v)| matches!(v, Verdict::Wrong(_) | Verdict::Broken(_)))
-        .map(|(n, v)| format!("{n}: {v:?}"))
-        .collect();
-    assert!(bad.is_empty(), "wrong numbers or broken steps: {bad:#?}");
-    assert!(scans.is_empty(), "unsynthesizable constructs: {scans:#?}");
+    assert_no_wrong_numbers(&verdicts, &scans);
     let _ = std::fs::remove_dir_all(&work);
 }

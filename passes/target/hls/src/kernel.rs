@@ -352,14 +352,7 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
     };
     for (value, dace, transient) in containers {
         let owner = value.defining_op().unwrap_or(sdfg);
-        let layout = layout(value.ty()).map_err(|m| Failure {
-            op: owner,
-            message: format!("container '{dace}': {m}"),
-        })?;
-        let ty = element_type(&layout.elem).map_err(|m| Failure {
-            op: owner,
-            message: format!("container '{dace}': {m}"),
-        })?;
+        let (layout, ty) = container_layout(owner, &dace, value)?;
         let cname = identifier(&dace);
         if !transient {
             host.push((dace.clone(), ty.clone(), layout.clone()));
@@ -798,6 +791,18 @@ fn top_scope(op: Op<'_>) -> Option<Op<'_>> {
         at = parent;
     }
     scope
+}
+
+/// The layout of container `value` (named `dace`, declared by `op`) and
+/// its C++ element type.
+fn container_layout<'a>(op: Op<'a>, dace: &str, value: Val<'_>) -> Result<'a, (Layout, String)> {
+    let fail = |m: String| Failure {
+        op,
+        message: format!("container '{dace}': {m}"),
+    };
+    let layout = layout(value.ty()).map_err(fail)?;
+    let ty = element_type(&layout.elem).map_err(fail)?;
+    Ok((layout, ty))
 }
 
 /// The stride and the index offset of dimension `d` of a layout.
@@ -1562,6 +1567,7 @@ impl<'a> Emitter<'a> {
         };
         self.code.open("{");
         // Symbols, in the outer scope.
+        let assigned = assigned_symbols(inner);
         let mut inner_symbols = BTreeMap::new();
         let names = nested.str_array_attr("symbol_names");
         let values = nested.str_array_attr("symbol_values");
@@ -1569,7 +1575,7 @@ impl<'a> Emitter<'a> {
             let c = self.expr(nested, value)?;
             let var = self.fresh(name);
             // The inner SDFG may assign its own symbol.
-            let constant = if assigned_symbols(inner).contains(*name) {
+            let constant = if assigned.contains(*name) {
                 ""
             } else {
                 "const "
@@ -1669,7 +1675,7 @@ impl<'a> Emitter<'a> {
         let outer_scalars = std::mem::take(&mut self.scalars);
         let outer_params = std::mem::take(&mut self.params);
         let outer_names = std::mem::take(&mut self.by_name);
-        let result = self.nested_body(inner, arguments, &outer_symbols);
+        let result = self.nested_body(inner, arguments, &outer_symbols, assigned);
         self.symbols = outer_symbols;
         self.scalars = outer_scalars;
         self.params = outer_params;
@@ -1684,8 +1690,8 @@ impl<'a> Emitter<'a> {
         inner: Op<'a>,
         arguments: Vec<(Val<'a>, Info)>,
         outer_symbols: &BTreeMap<String, String>,
+        assigned: BTreeSet<String>,
     ) -> Result<'a, ()> {
-        let assigned = assigned_symbols(inner);
         for (symbol, _) in declared_symbols(inner) {
             if self.symbols.contains_key(symbol) {
                 continue;
@@ -1725,14 +1731,7 @@ impl<'a> Emitter<'a> {
         {
             let value = alloc.results()[0];
             let dace = alloc.str_attr("name").unwrap_or_default().to_string();
-            let inner_layout = layout(value.ty()).map_err(|m| Failure {
-                op: alloc,
-                message: format!("container '{dace}': {m}"),
-            })?;
-            let ty = element_type(&inner_layout.elem).map_err(|m| Failure {
-                op: alloc,
-                message: format!("container '{dace}': {m}"),
-            })?;
+            let (inner_layout, ty) = container_layout(alloc, &dace, value)?;
             if inner_layout.view || inner_layout.reference || inner_layout.stream {
                 return fail(alloc, format!("container '{dace}' is a view, reference or stream, which the HLS emitter does not support yet"));
             }
