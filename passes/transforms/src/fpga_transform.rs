@@ -48,13 +48,17 @@ use sdfg_dialect::ir::{array_of, Op, Val};
 use sdfg_dialect::{container_name, rewrite, Container, ContainerKind, Memlet, Schedule, Storage};
 
 use crate::storage::set_storage;
+use mlir_sys::MlirType;
 
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-fpga-transform",
     summary:
         "Make every top-level SDFG one FPGA kernel: arrays copied into FPGA_Global memory and \
-              back, outermost maps FPGA_Device, kernel transients FPGA_Local or FPGA_Registers",
+              back, outermost maps FPGA_Device, kernel transients FPGA_Local or FPGA_Registers; \
+              options streaming-composition (buffers between device maps become streams), \
+              streaming-memory (reads and writes of global memory go through streams) and \
+              stream-depth (16)",
     op_name: "builtin.module",
     create: || Box::<FpgaTransform>::default(),
 };
@@ -792,26 +796,36 @@ fn apply_composition(alloc: Op<'_>, c: Composition<'_>, depth: i64) -> Result<()
     Ok(())
 }
 
-/// DaCe's `StreamingMemory`, for reads: where a device map reads one
-/// element of a global array per iteration, a reader processing element
-/// over the same ranges reads it and pushes it into a stream the map pops,
-/// so that memory accesses run ahead of the computation (a DATAFLOW
-/// region in HLS, with bursts on the reader's side).
+/// DaCe's `StreamingMemory`: where a device map reads one element of a
+/// global array per iteration, a reader processing element over the same
+/// ranges reads it and pushes it into a stream the map pops; where it
+/// writes one element of a global array per iteration, it pushes it into a
+/// stream that a writer processing element over the same ranges pops and
+/// stores. Memory accesses then run apart from the computation (a DATAFLOW
+/// region in HLS, with bursts on the reader's and the writer's side).
 ///
 /// ```mlir
 /// // before                                  // after
 /// %m = sdfg.map ["i" = "0:N"]                %r = sdfg.map "read_x" ["i" = "0:N"] ins("x" = %x["0:N"])
 ///        ins("x" = %x["0:N"] : FPGA_Global)        tasklet (o = v[i]); exit ("x_stream" = %o["0"])
 ///        tasklet ins("v" = %xi["i"])         %s = sdfg.access %x_stream writes(%r["0", volume "N"])
-///                                            %m = sdfg.map ["i" = "0:N"] ins("x" = %s["0", volume "N"])
-///                                                   tasklet ins("v" = %si["0"])
+///        exit ("y" = %o["i"])                %m = sdfg.map ["i" = "0:N"] ins("x" = %s["0", volume "N"])
+/// %y = sdfg.access %Y writes(%m["0:N"])             tasklet ins("v" = %si["0"]); exit ("y" = %o["0"])
+///                                            %t = sdfg.access %y_stream writes(%m["0", volume "N"])
+///                                            %w = sdfg.map "write_y" ["i" = "0:N"] ins("y_stream" = %t[...])
+///                                                   tasklet (o = v); exit ("y" = %o["i"])
+///                                            %y = sdfg.access %Y writes(%w["0:N"])
 /// ```
 ///
-/// It applies to a flat device map's input of an `FPGA_Global` array that
-/// one tasklet connector reads, one element per iteration, and that the
-/// map does not write; and, as for [`streaming_composition`], only where
-/// all of the state's processing elements can then run at once. Returns
-/// the arrays read through streams.
+/// A read applies to a flat device map's input of an `FPGA_Global` array
+/// that one tasklet connector reads, one element per iteration, and that
+/// the map does not write. A write applies to an output of an
+/// `FPGA_Global` array that the map does not read, written through one
+/// exit entry from a tasklet, one element per iteration, without
+/// write-conflict resolution or a dynamic volume. As for
+/// [`streaming_composition`], both apply only where all of the state's
+/// processing elements can then run at once. Returns the arrays read or
+/// written through streams.
 pub fn streaming_memory(sdfg: Op<'_>, depth: i64) -> Result<Vec<String>, String> {
     let mut streamed = Vec::new();
     let states: Vec<Op<'_>> = sdfg
@@ -826,11 +840,20 @@ pub fn streaming_memory(sdfg: Op<'_>, depth: i64) -> Result<Vec<String>, String>
             .filter(|o| o.is("sdfg.map"))
             .flat_map(readers)
             .collect();
-        if plans.is_empty() || !all_concurrent(state, &|_| false) {
+        let writes: Vec<Writer<'_>> = state
+            .region_ops(0)
+            .into_iter()
+            .filter(|o| o.is("sdfg.map") && is_flat_device_map(*o))
+            .flat_map(writers)
+            .collect();
+        if (plans.is_empty() && writes.is_empty()) || !all_concurrent(state, &|_| false) {
             continue;
         }
         for plan in plans {
             streamed.push(add_reader(sdfg, plan, depth)?);
+        }
+        for plan in writes {
+            streamed.push(add_writer(sdfg, plan, depth)?);
         }
     }
     Ok(streamed)
@@ -869,7 +892,9 @@ struct Reader<'a> {
     connector: usize,
 }
 
-fn readers(map: Op<'_>) -> Vec<Reader<'_>> {
+/// Whether `map` is a device map without inner scopes or dynamic ranges:
+/// one that moves through its iterations in order, as a stream does.
+fn is_flat_device_map(map: Op<'_>) -> bool {
     let device = map
         .attr("schedule")
         .and_then(Schedule::from_attr)
@@ -878,7 +903,11 @@ fn readers(map: Op<'_>) -> Vec<Reader<'_>> {
         .region_ops(0)
         .iter()
         .any(|o| matches!(o.name(), "sdfg.map" | "sdfg.nested" | "sdfg.consume"));
-    if !device || !flat || !map.operand_segment(1).is_empty() {
+    device && flat && map.operand_segment(1).is_empty()
+}
+
+fn readers(map: Op<'_>) -> Vec<Reader<'_>> {
+    if !is_flat_device_map(map) {
         return Vec::new();
     }
     let written: Vec<Val<'_>> = map
@@ -919,27 +948,187 @@ fn readers(map: Op<'_>) -> Vec<Reader<'_>> {
     plans
 }
 
-/// Adds the reader of `plan` and its stream; returns the array's name.
-fn add_reader(sdfg: Op<'_>, plan: Reader<'_>, depth: i64) -> Result<String, String> {
+/// One output of a map that a writer can stream.
+struct Writer<'a> {
+    map: Op<'a>,
+    result: usize,
+    exit: Op<'a>,
+    entry: usize,
+    access: Op<'a>,
+}
+
+fn writers(map: Op<'_>) -> Vec<Writer<'_>> {
+    let Some(exit) = map.region_ops(0).into_iter().find(|o| o.is("sdfg.exit")) else {
+        return Vec::new();
+    };
+    let read: Vec<Val<'_>> = map
+        .operand_segment(0)
+        .into_iter()
+        .map(sdfg_dialect::underlying_container)
+        .collect();
+    let names = exit.str_array_attr("names");
+    let memlets = exit.array_attr("memlets");
+    let mut plans = Vec::new();
+    for (result, out_name) in map.str_array_attr("out_names").iter().enumerate() {
+        let uses = map.results()[result].uses();
+        let [(access, operand)] = uses.as_slice() else {
+            continue;
+        };
+        let container = access.operands()[0];
+        let global = Container::from_type(container.ty())
+            .is_some_and(|c| c.kind == ContainerKind::Array && c.storage.name() == "FPGA_Global");
+        if !access.is("sdfg.access")
+            || *operand == 0
+            || !global
+            || read.contains(&container)
+            || !plain_write(*access, *operand)
+        {
+            continue;
+        }
+        let entries: Vec<usize> = (0..names.len())
+            .filter(|k| names[*k] == *out_name)
+            .collect();
+        let [entry] = entries.as_slice() else {
+            continue;
+        };
+        // One element per iteration, from a tasklet, unconditionally.
+        let one = memlets
+            .get(*entry)
+            .copied()
+            .and_then(Memlet::from_attr)
+            .filter(|m| !m.dynamic && m.wcr == sdfg_dialect::Wcr::None)
+            .and_then(|m| sdfg_symbolic::parse_subset(&m.subset).ok())
+            .is_some_and(|s| s.volume().as_int() == Some(1));
+        let from_tasklet = exit.operands()[*entry]
+            .defining_op()
+            .is_some_and(|d| d.is("sdfg.tasklet"));
+        if one && from_tasklet {
+            plans.push(Writer {
+                map,
+                result,
+                exit,
+                entry: *entry,
+                access: *access,
+            });
+        }
+    }
+    plans
+}
+
+/// Whether the memlet of the access node's write `operand` is neither
+/// dynamic nor a write-conflict resolution: the writer stores every
+/// element it pops.
+fn plain_write(access: Op<'_>, operand: usize) -> bool {
+    sdfg_dialect::memlet_at(access, operand)
+        .is_some_and(|m| !m.dynamic && m.wcr == sdfg_dialect::Wcr::None)
+}
+
+/// What a processing element that moves one element per iteration of a
+/// map's ranges reads and writes.
+struct ElementMover<'a> {
+    label: String,
+    input: Val<'a>,
+    in_name: String,
+    outer: Memlet,
+    inner: Memlet,
+    out_name: String,
+    written: Memlet,
+    element: MlirType,
+    result: MlirType,
+}
+
+/// Creates, before `before`, a device map over `map`'s ranges whose
+/// tasklet moves one element per iteration as `mover` says.
+fn element_mover<'a>(
+    map: Op<'a>,
+    before: Op<'a>,
+    mover: ElementMover<'a>,
+) -> Result<Op<'a>, String> {
     let failed = |what: &str| format!("{what} could not be made");
-    let map = plan.map;
     let ctx = map.context();
-    let source = map.operand_segment(0)[plan.operand];
-    let array = sdfg_dialect::underlying_container(source);
-    let name = container_name(array).unwrap_or_else(|| "data".into());
-    let container = Container::from_type(array.ty()).ok_or("not a container")?;
-    let element_ty = container.element.0;
-    let element = sdfg_dialect::ir::type_to_string(element_ty);
+    let device = Schedule::from_name("FPGA_Device").unwrap_or_default();
+    let attributes = vec![
+        ("label", rewrite::str_attr(map, &mover.label)),
+        (
+            "params",
+            map.attr("params").ok_or("the map has no parameters")?,
+        ),
+        ("ranges", map.attr("ranges").ok_or("the map has no ranges")?),
+        ("in_memlets", array_of(ctx, &[mover.outer.to_attr(ctx)])),
+        (
+            "in_names",
+            rewrite::str_array_attr(map, &[mover.in_name.as_str()]),
+        ),
+        (
+            "out_names",
+            rewrite::str_array_attr(map, &[mover.out_name.as_str()]),
+        ),
+        ("schedule", rewrite::schedule_attr(map, device)),
+        (
+            "operandSegmentSizes",
+            rewrite::segment_sizes(map, &[1, 0, 0]),
+        ),
+    ];
+    let scope = rewrite::create_op_before(
+        before,
+        "sdfg.map",
+        &[mover.input],
+        &attributes,
+        &[mover.result],
+        Some(&[mover.input.ty()]),
+    )
+    .ok_or_else(|| failed("the map"))?;
+    let tasklet_attributes = [
+        ("label", rewrite::str_attr(map, &mover.label)),
+        ("in_memlets", array_of(ctx, &[mover.inner.to_attr(ctx)])),
+        ("in_names", rewrite::str_array_attr(map, &["v"])),
+        ("out_names", rewrite::str_array_attr(map, &["o"])),
+        ("operandSegmentSizes", rewrite::segment_sizes(map, &[1, 0])),
+    ];
+    let tasklet = rewrite::create_scope_at_end(
+        scope,
+        "sdfg.tasklet",
+        &[scope.region_args(0)[0]],
+        &tasklet_attributes,
+        &[mover.element],
+        &[mover.element],
+    )
+    .ok_or_else(|| failed("the tasklet"))?;
+    rewrite::create_op_at_end(
+        tasklet,
+        "sdfg.yield",
+        &[tasklet.region_args(0)[0]],
+        &[],
+        &[],
+    )
+    .ok_or_else(|| failed("the yield"))?;
+    rewrite::create_op_at_end(
+        scope,
+        "sdfg.exit",
+        &[tasklet.results()[0]],
+        &[
+            ("memlets", array_of(ctx, &[mover.written.to_attr(ctx)])),
+            (
+                "names",
+                rewrite::str_array_attr(map, &[mover.out_name.as_str()]),
+            ),
+        ],
+        &[],
+    )
+    .ok_or_else(|| failed("the exit"))?;
+    Ok(scope)
+}
+
+/// A stream of `element`s, `depth` deep, in on-chip memory.
+fn stream_type(anchor: Op<'_>, element: MlirType, depth: i64) -> Result<MlirType, String> {
+    let element = sdfg_dialect::ir::type_to_string(element);
     let text = format!("!sdfg.stream<{element} buffer \"{depth}\" storage FPGA_Local>");
-    let stream_ty =
-        rewrite::parse_type(map, &text).ok_or_else(|| format!("type `{text}` does not parse"))?;
-    let stream_name = fresh_name(sdfg, &format!("{name}_stream"));
-    let stream =
-        rewrite::create_alloc(sdfg, &stream_name, stream_ty).ok_or_else(|| failed("the stream"))?;
-    let outer =
-        sdfg_dialect::memlet_at(map, plan.operand).ok_or("the map's input has no memlet")?;
-    let inner =
-        sdfg_dialect::memlet_at(plan.tasklet, plan.connector).ok_or("the read has no memlet")?;
+    rewrite::parse_type(anchor, &text).ok_or_else(|| format!("type `{text}` does not parse"))
+}
+
+/// The number of iterations of `map`, as a memlet that moves them all
+/// through element 0 of a stream.
+fn all_iterations(map: Op<'_>) -> Memlet {
     let volume = crate::maps::params(map)
         .iter()
         .map(|(_, r)| {
@@ -950,80 +1139,47 @@ fn add_reader(sdfg: Op<'_>, plan: Reader<'_>, depth: i64) -> Result<String, Stri
         .fold(sdfg_symbolic::Expr::int(1), |a, b| {
             sdfg_symbolic::Expr::mul(&a, &b)
         });
-    // The reader: the map's ranges, one element read and pushed per
-    // iteration.
-    let label = format!("read_{name}");
-    let device = Schedule::from_name("FPGA_Device").unwrap_or_default();
-    let attributes = vec![
-        ("label", rewrite::str_attr(map, &label)),
-        (
-            "params",
-            map.attr("params").ok_or("the map has no parameters")?,
-        ),
-        ("ranges", map.attr("ranges").ok_or("the map has no ranges")?),
-        ("in_memlets", array_of(ctx, &[outer.to_attr(ctx)])),
-        ("in_names", rewrite::str_array_attr(map, &[name.as_str()])),
-        (
-            "out_names",
-            rewrite::str_array_attr(map, &[stream_name.as_str()]),
-        ),
-        ("schedule", rewrite::schedule_attr(map, device)),
-        (
-            "operandSegmentSizes",
-            rewrite::segment_sizes(map, &[1, 0, 0]),
-        ),
-    ];
-    let reader = rewrite::create_op_before(
-        map,
-        "sdfg.map",
-        &[source],
-        &attributes,
-        &[stream_ty],
-        Some(&[source.ty()]),
-    )
-    .ok_or_else(|| failed("the reader"))?;
-    let tasklet_attributes = [
-        ("label", rewrite::str_attr(map, &label)),
-        ("in_memlets", array_of(ctx, &[inner.to_attr(ctx)])),
-        ("in_names", rewrite::str_array_attr(map, &["v"])),
-        ("out_names", rewrite::str_array_attr(map, &["o"])),
-        ("operandSegmentSizes", rewrite::segment_sizes(map, &[1, 0])),
-    ];
-    let tasklet = rewrite::create_scope_at_end(
-        reader,
-        "sdfg.tasklet",
-        &[reader.region_args(0)[0]],
-        &tasklet_attributes,
-        &[element_ty],
-        &[element_ty],
-    )
-    .ok_or_else(|| failed("the reader's tasklet"))?;
-    rewrite::create_op_at_end(
-        tasklet,
-        "sdfg.yield",
-        &[tasklet.region_args(0)[0]],
-        &[],
-        &[],
-    )
-    .ok_or_else(|| failed("the reader's yield"))?;
-    rewrite::create_op_at_end(
-        reader,
-        "sdfg.exit",
-        &[tasklet.results()[0]],
-        &[
-            ("memlets", array_of(ctx, &[Memlet::plain("0").to_attr(ctx)])),
-            (
-                "names",
-                rewrite::str_array_attr(map, &[stream_name.as_str()]),
-            ),
-        ],
-        &[],
-    )
-    .ok_or_else(|| failed("the reader's exit"))?;
-    let pushed = Memlet {
+    Memlet {
         volume: Some(volume.to_string()),
         ..Memlet::plain("0")
-    };
+    }
+}
+
+/// Adds the reader of `plan` and its stream; returns the array's name.
+fn add_reader(sdfg: Op<'_>, plan: Reader<'_>, depth: i64) -> Result<String, String> {
+    let map = plan.map;
+    let ctx = map.context();
+    let source = map.operand_segment(0)[plan.operand];
+    let array = sdfg_dialect::underlying_container(source);
+    let name = container_name(array).unwrap_or_else(|| "data".into());
+    let element = Container::from_type(array.ty())
+        .ok_or("not a container")?
+        .element
+        .0;
+    let stream_ty = stream_type(map, element, depth)?;
+    let stream_name = fresh_name(sdfg, &format!("{name}_stream"));
+    let stream = rewrite::create_alloc(sdfg, &stream_name, stream_ty)
+        .ok_or("the stream could not be made")?;
+    let pushed = all_iterations(map);
+    // The reader: the map's ranges, one element read and pushed per
+    // iteration.
+    let reader = element_mover(
+        map,
+        map,
+        ElementMover {
+            label: format!("read_{name}"),
+            input: source,
+            in_name: name.clone(),
+            outer: sdfg_dialect::memlet_at(map, plan.operand)
+                .ok_or("the map's input has no memlet")?,
+            inner: sdfg_dialect::memlet_at(plan.tasklet, plan.connector)
+                .ok_or("the read has no memlet")?,
+            out_name: stream_name.clone(),
+            written: Memlet::plain("0"),
+            element,
+            result: stream_ty,
+        },
+    )?;
     let access = rewrite::create_op_before(
         map,
         "sdfg.access",
@@ -1038,12 +1194,79 @@ fn add_reader(sdfg: Op<'_>, plan: Reader<'_>, depth: i64) -> Result<String, Stri
         &[stream_ty],
         None,
     )
-    .ok_or_else(|| failed("the stream's access node"))?;
+    .ok_or("the stream's access node could not be made")?;
     // The map pops it.
     rewrite::set_operand(map, plan.operand, access.results()[0]);
     sdfg_dialect::set_memlet_at(map, plan.operand, &pushed);
     sdfg_dialect::set_memlet_at(plan.tasklet, plan.connector, &Memlet::plain("0"));
     // SAFETY: the block argument is live; its one user pops a stream now.
     unsafe { mlir_sys::mlirValueSetType(map.region_args(0)[plan.operand].raw(), stream_ty) };
+    Ok(name)
+}
+
+/// Adds the writer of `plan` and its stream; returns the array's name.
+fn add_writer(sdfg: Op<'_>, plan: Writer<'_>, depth: i64) -> Result<String, String> {
+    let map = plan.map;
+    let ctx = map.context();
+    let array = plan.access.operands()[0];
+    let name = container_name(array).unwrap_or_else(|| "data".into());
+    let element = Container::from_type(array.ty())
+        .ok_or("not a container")?
+        .element
+        .0;
+    let stream_ty = stream_type(map, element, depth)?;
+    let stream_name = fresh_name(sdfg, &format!("{name}_stream"));
+    let stream = rewrite::create_alloc(sdfg, &stream_name, stream_ty)
+        .ok_or("the stream could not be made")?;
+    let pushed = all_iterations(map);
+    let produced = map.results()[plan.result];
+    let array_ty = produced.ty();
+    // The map pushes what it wrote into the stream.
+    let mut memlets = plan.exit.array_attr("memlets");
+    let written = Memlet::from_attr(memlets[plan.entry]).ok_or("the exit has no memlet")?;
+    memlets[plan.entry] = Memlet::plain("0").to_attr(ctx);
+    plan.exit.set_attr("memlets", array_of(ctx, &memlets));
+    let access = rewrite::create_op_before(
+        plan.access,
+        "sdfg.access",
+        &[stream, produced],
+        &[
+            ("write_memlets", array_of(ctx, &[pushed.to_attr(ctx)])),
+            (
+                "operandSegmentSizes",
+                rewrite::segment_sizes(map, &[1, 1, 0, 0]),
+            ),
+        ],
+        &[stream_ty],
+        None,
+    )
+    .ok_or("the stream's access node could not be made")?;
+    // The writer: the map's ranges, one element popped and stored per
+    // iteration where the map stored it.
+    let writer = element_mover(
+        map,
+        plan.access,
+        ElementMover {
+            label: format!("write_{name}"),
+            input: access.results()[0],
+            in_name: stream_name.clone(),
+            outer: pushed,
+            inner: Memlet::plain("0"),
+            out_name: name.clone(),
+            written,
+            element,
+            result: array_ty,
+        },
+    )?;
+    let operand = plan
+        .access
+        .operands()
+        .iter()
+        .position(|v| *v == produced)
+        .ok_or("the access node is not written by the map")?;
+    rewrite::set_operand(plan.access, operand, writer.results()[0]);
+    // SAFETY: the result is live; its one user, the access node made
+    // above, takes a stream.
+    unsafe { mlir_sys::mlirValueSetType(produced.raw(), stream_ty) };
     Ok(name)
 }
