@@ -1,4 +1,5 @@
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(convert-sdfg-to-scf)' | FileCheck %s
+// RUN: sdfg-run %s --function atomic_float --set P=1 --set D=0 --set Q=1 | FileCheck %s --check-prefix=ATOMIC-FLOAT
 
 // Dataflow: maps, tasklets, memlets, write-conflict resolution, copies,
 // views, transients and nested SDFGs.
@@ -65,6 +66,44 @@ sdfg.sdfg @wcr(%x: !sdfg.array<f64 ["N"]> as "x", %s: !sdfg.array<f64 ["1"]> as 
     }
     %sa = sdfg.access %s writes(%r#0["0", wcr sum] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>
     %ya = sdfg.access %y writes(%r#1["0:N", wcr sum] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// A product, a difference or a quotient of floats whose destination every
+// parallel iteration shares has no atomic instruction: a compare-and-swap
+// loop on the element's bits (memref.generic_atomic_rmw would hand the
+// float type to llvm.cmpxchg, which takes only integers and pointers).
+// CHECK-LABEL: func.func @atomic_float
+// CHECK: scf.parallel
+// CHECK: %[[FIRST:.*]] = llvm.load %[[P:.*]] atomic monotonic {alignment = 8 : i64} : !llvm.ptr -> i64
+// CHECK: scf.while (%[[OLD:.*]] = %[[FIRST]]) : (i64) -> i64 {
+// CHECK: %[[CUR:.*]] = arith.bitcast %[[OLD]] : i64 to f64
+// CHECK: %[[NEW:.*]] = arith.mulf %[[CUR]], %{{.*}} : f64
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[NEW]] : f64 to i64
+// CHECK: memref.alloca_scope
+// CHECK-NEXT: llvm.cmpxchg %[[P]], %[[OLD]], %[[BITS]] acq_rel monotonic : !llvm.ptr, i64
+// CHECK: arith.subf %{{.*}}, %{{.*}} : f32
+// CHECK: llvm.cmpxchg %{{.*}} : !llvm.ptr, i32
+// CHECK: arith.divf
+// ATOMIC-FLOAT: P: <f8[] checksum 4.0320000000e4
+// ATOMIC-FLOAT: D: <f4[] checksum -3.6000000000e1
+// ATOMIC-FLOAT: Q: <f8[] checksum 2.4801587302e-5
+sdfg.sdfg @atomic_float(%P: !sdfg.scalar<f64> as "P", %D: !sdfg.scalar<f32> as "D", %Q: !sdfg.scalar<f64> as "Q") {
+  sdfg.state @s {
+    %m:3 = sdfg.map "m" ["i" = "1:9"] outs("P" : !sdfg.scalar<f64>, "D" : !sdfg.scalar<f32>, "Q" : !sdfg.scalar<f64>) {
+      %v:3 = sdfg.tasklet "i" outs("o" : f64, "h" : f32, "q" : f64) {
+        %i = sdfg.sym "i" : i64
+        %f = arith.sitofp %i : i64 to f64
+        %h = arith.sitofp %i : i64 to f32
+        sdfg.yield %f, %h, %f : f64, f32, f64
+      }
+      sdfg.exit ("P" = %v#0["0", wcr product] : f64, "D" = %v#1["0", wcr sub] : f32, "Q" = %v#2["0", wcr div] : f64)
+    }
+    %p = sdfg.access %P writes(%m#0["0", wcr product] : !sdfg.scalar<f64>) : !sdfg.scalar<f64>
+    %d = sdfg.access %D writes(%m#1["0", wcr sub] : !sdfg.scalar<f32>) : !sdfg.scalar<f32>
+    %q = sdfg.access %Q writes(%m#2["0", wcr div] : !sdfg.scalar<f64>) : !sdfg.scalar<f64>
   }
 }
 

@@ -263,6 +263,10 @@ impl Reduction {
             ));
             return Ok(());
         }
+        if elem.is_float() {
+            atomic_float(body, self, value, slot, elem);
+            return Ok(());
+        }
         let result = body.fresh();
         let current = body.fresh();
         body.open(format!(
@@ -276,21 +280,87 @@ impl Reduction {
     }
 }
 
+/// An atomic update of a float element that `atomicrmw` has no operation
+/// for (a product, a quotient, a difference): a compare-and-swap loop on
+/// the element's bits. `memref.generic_atomic_rmw` would be the same loop,
+/// but its lowering hands the float type to `llvm.cmpxchg`, which takes
+/// only integers and pointers.
+fn atomic_float(body: &mut Body, reduction: Reduction, value: &str, slot: &Slot<'_>, elem: &Elem) {
+    let t = &elem.ty;
+    let bytes = elem.bytes().unwrap_or(8) as i64;
+    let bits = format!("i{}", 8 * bytes);
+    let pointer = element_pointer(body, slot, elem, bytes);
+    let first = body.assign(format!(
+        "llvm.load {pointer} atomic monotonic {{alignment = {bytes} : i64}} : !llvm.ptr -> {bits}"
+    ));
+    let seen = body.fresh();
+    let old = body.fresh();
+    body.open(format!(
+        "{seen} = scf.while ({old} = {first}) : ({bits}) -> {bits}"
+    ));
+    let current = body.assign(format!("arith.bitcast {old} : {bits} to {t}"));
+    let new = reduction.combine(body, &current, value, elem);
+    let new = body.assign(format!("arith.bitcast {new} : {t} to {bits}"));
+    // MLIR counts `llvm.cmpxchg` as a possible stack allocation, which
+    // would keep the `alloca_scope` that `convert-scf-to-openmp` puts
+    // around a parallel body, and this loop's blocks cannot go in one: a
+    // scope of its own hides it (see `streams::runtime_call`).
+    let pair = body.fresh();
+    let result = format!("!llvm.struct<({bits}, i1)>");
+    body.open(format!("{pair} = memref.alloca_scope -> ({result})"));
+    let swap = body.assign(format!(
+        "llvm.cmpxchg {pointer}, {old}, {new} acq_rel monotonic : !llvm.ptr, {bits}"
+    ));
+    body.line(format!("memref.alloca_scope.return {swap} : {result}"));
+    body.close("");
+    let found = body.assign(format!(
+        "llvm.extractvalue {pair}[0] : !llvm.struct<({bits}, i1)>"
+    ));
+    let swapped = body.assign(format!(
+        "llvm.extractvalue {pair}[1] : !llvm.struct<({bits}, i1)>"
+    ));
+    let yes = body.assign("arith.constant true");
+    let again = body.assign(format!("arith.xori {swapped}, {yes} : i1"));
+    body.line(format!("scf.condition({again}) {found} : {bits}"));
+    body.middle("do");
+    let next = body.fresh();
+    body.block(&format!("^bb0({next}: {bits})"));
+    body.line(format!("scf.yield {next} : {bits}"));
+    body.close("");
+}
+
 /// An atomic complex sum (`add`) or difference: the real and imaginary
 /// parts are independent, so each is one atomic float update of its half of
-/// the element, addressed through the memref's strided metadata.
+/// the element.
 fn atomic_complex(body: &mut Body, add: bool, value: &str, slot: &Slot<'_>, elem: &Elem) {
-    let Slot {
-        memref,
-        memref_type,
-        index,
-    } = *slot;
     let t = &elem.ty;
     let part = t
         .trim_start_matches("complex<")
         .trim_end_matches('>')
         .to_string();
     let bytes = elem.bytes().unwrap_or(16) as i64;
+    let real = element_pointer(body, slot, elem, bytes);
+    let imaginary = body.assign(format!(
+        "llvm.getelementptr {real}[1] : (!llvm.ptr) -> !llvm.ptr, {part}"
+    ));
+    let op = if add { "fadd" } else { "fsub" };
+    for (pointer, accessor) in [(&real, "re"), (&imaginary, "im")] {
+        let v = body.assign(format!("complex.{accessor} {value} : {t}"));
+        body.assign(format!(
+            "llvm.atomicrmw {op} {pointer}, {v} monotonic : !llvm.ptr, {part}"
+        ));
+    }
+}
+
+/// The address of the element `slot` names (of `bytes` bytes), as an
+/// `!llvm.ptr`, from the memref's strided metadata.
+fn element_pointer(body: &mut Body, slot: &Slot<'_>, elem: &Elem, bytes: i64) -> String {
+    let Slot {
+        memref,
+        memref_type,
+        index,
+    } = *slot;
+    let t = &elem.ty;
     let indices: Vec<&str> = index.split(", ").filter(|i| !i.is_empty()).collect();
     let rank = indices.len();
     let meta = body.fresh();
@@ -316,17 +386,7 @@ fn atomic_complex(body: &mut Body, add: bool, value: &str, slot: &Slot<'_>, elem
     let offset = body.assign(format!("arith.muli {linear}, {size} : index"));
     let address = body.assign(format!("arith.addi {aligned}, {offset} : index"));
     let address = body.assign(format!("arith.index_cast {address} : index to i64"));
-    let real = body.assign(format!("llvm.inttoptr {address} : i64 to !llvm.ptr"));
-    let imaginary = body.assign(format!(
-        "llvm.getelementptr {real}[1] : (!llvm.ptr) -> !llvm.ptr, {part}"
-    ));
-    let op = if add { "fadd" } else { "fsub" };
-    for (pointer, accessor) in [(&real, "re"), (&imaginary, "im")] {
-        let v = body.assign(format!("complex.{accessor} {value} : {t}"));
-        body.assign(format!(
-            "llvm.atomicrmw {op} {pointer}, {v} monotonic : !llvm.ptr, {part}"
-        ));
-    }
+    body.assign(format!("llvm.inttoptr {address} : i64 to !llvm.ptr"))
 }
 
 /// `text` without all its enclosing pairs of parentheses.
