@@ -60,3 +60,14 @@ config.substitutions.append(
         "g++ -std=c++14 -Wall -Wextra -Werror -Wno-unknown-pragmas -O1 -pthread -I " + hls_include,
     )
 )
+
+# Xilinx's ap_int.h for C simulation of integers of widths C++ has no type
+# for: scripts/dace-venv.sh extracts it from the hls4ml wheel. Tests that
+# simulate such kernels run where it is (`%if ap-types`), and the full test
+# run (SDFG_REQUIRE_DACE=1, which sets up the venv) requires it.
+ap_types = os.path.join(repo_root, os.environ.get("SDFG_VENV", ".venv"), "ap_types")
+if os.path.isfile(os.path.join(ap_types, "ap_int.h")):
+    config.available_features.add("ap-types")
+elif os.environ.get("SDFG_REQUIRE_DACE") == "1":
+    lit_config.fatal(f"{ap_types}/ap_int.h is missing: run scripts/dace-venv.sh")
+config.substitutions.append(("%ap_types", ap_types))

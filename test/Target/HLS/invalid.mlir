@@ -64,9 +64,18 @@ sdfg.sdfg @library(%A: !sdfg.array<f64 ["4", "4"] storage FPGA_Global> as "A", %
 
 // -----
 
-// Elements of widths C++ has no type for need ap_int.
-// expected-error @+1 {{container 'A': element type `i3` has no HLS C++ type here}}
-sdfg.sdfg @narrow(%A: !sdfg.array<i3 ["4"] storage FPGA_Global> as "A") {
+// Half-precision elements have no HLS C++ type here, nor integers wider
+// than ap_int's 1024 bits.
+// expected-error @+1 {{container 'A': element type `f16` has no HLS C++ type here}}
+sdfg.sdfg @half(%A: !sdfg.array<f16 ["4"] storage FPGA_Global> as "A") {
+  sdfg.state @s {
+  }
+}
+
+// -----
+
+// expected-error @+1 {{container 'A': element type `i1025` has no HLS C++ type here}}
+sdfg.sdfg @wide(%A: !sdfg.array<i1025 ["4"] storage FPGA_Global> as "A") {
   sdfg.state @s {
   }
 }

@@ -70,13 +70,46 @@ pub fn element_type(elem: &Elem) -> Result<String, String> {
                 format!("int{bits}_t")
             }
         }
-        _ => {
-            return Err(format!(
-                "element type `{ty}` has no HLS C++ type here (arbitrary widths, \
-                 half precision, complex and vector elements are not emitted yet)"
-            ))
-        }
+        _ => match arbitrary_width(ty) {
+            Some(bits) if elem.unsigned => format!("ap_uint<{bits}>"),
+            Some(bits) => format!("ap_int<{bits}>"),
+            None => {
+                return Err(format!(
+                    "element type `{ty}` has no HLS C++ type here (half precision, complex \
+                     and vector elements are not emitted yet, and integers are at most \
+                     {AP_INT_MAX_BITS} bits)"
+                ))
+            }
+        },
     })
+}
+
+/// The widest `ap_int` that Vitis HLS has without `AP_INT_MAX_W`.
+pub const AP_INT_MAX_BITS: u32 = 1024;
+
+/// The width of an integer type that C++ has no native type for (`i12`,
+/// `i128`), which HLS C++ writes as `ap_int<W>`/`ap_uint<W>`.
+fn arbitrary_width(ty: &str) -> Option<u32> {
+    let bits: u32 = ty.strip_prefix('i')?.parse().ok()?;
+    (bits > 1 && bits <= AP_INT_MAX_BITS && ![8, 16, 32, 64].contains(&bits)).then_some(bits)
+}
+
+/// The include of `<ap_int.h>`. g++ (C simulation) reports its own
+/// members as maybe uninitialized once inlined, a false positive that
+/// `-Werror` would make fatal; the warning is off for the header alone.
+pub const AP_INT_INCLUDE: &str = "#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored \"-Wmaybe-uninitialized\"
+#endif
+#include <ap_int.h>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+";
+
+/// Whether the C++ type is an arbitrary-precision one (`<ap_int.h>`).
+pub fn is_arbitrary_precision(ty: &str) -> bool {
+    ty.starts_with("ap_int<") || ty.starts_with("ap_uint<")
 }
 
 /// The C++ type of a signless MLIR scalar type (as tasklet bodies use
@@ -94,7 +127,7 @@ pub fn unsigned_type(ty: &str) -> Option<String> {
         "i1" => Some("bool".into()),
         "i8" | "i16" | "i32" | "i64" => Some(format!("uint{}_t", &ty[1..])),
         "index" => Some("unsigned long long".into()),
-        _ => None,
+        _ => arbitrary_width(ty).map(|bits| format!("ap_uint<{bits}>")),
     }
 }
 

@@ -176,16 +176,57 @@ impl Code {
 }
 
 /// A pipelined loop being emitted.
-struct Pipeline {
+struct Pipeline<'a> {
     /// The line of its `PIPELINE` pragma.
     line: usize,
     /// The C++ names of the loop variables of its map (the last is the
     /// pipelined loop's).
     variables: Vec<String>,
+    /// How many loop variables are in scope in its body, outside inner
+    /// (unrolled) loops.
+    in_scope: usize,
+    /// The containers its map reads, unless it holds nested SDFGs (whose
+    /// reads are of other containers): where neither holds an
+    /// accumulation's target, partial sums can stand for it.
+    reads: Option<Vec<Val<'a>>>,
+    /// Its constant trip count.
+    trips: Option<i64>,
+    /// The interleaved accumulators standing for targets of
+    /// floating-point accumulations that do not move with the loop.
+    partials: Vec<Partial>,
+    /// The variable of the accumulators' slot.
+    slot: String,
     /// The target of a floating-point accumulation that does not move with
-    /// the pipelined loop.
+    /// the pipelined loop and has no interleaved accumulator.
     carried: Option<String>,
 }
+
+/// An interleaved accumulator: `LANES` partial results of a
+/// floating-point accumulation, one per slot, that the pipelined loop
+/// updates in turn, so that an update waits for the one `LANES`
+/// iterations back instead of the previous one (DaCe's partial sums).
+struct Partial {
+    /// The C++ array of the partial results.
+    name: String,
+    /// The element type.
+    ty: String,
+    /// The accumulation's target, which takes the partial results after
+    /// the loop.
+    target: String,
+    /// The accumulation's resolution.
+    wcr: Wcr,
+    /// The identity of the resolution, where each partial result starts.
+    identity: String,
+    /// The resolution that merges a partial result into the target.
+    combine: Wcr,
+    /// The number of slots.
+    lanes: i64,
+}
+
+/// The most slots of an interleaved accumulator: more than the latency of
+/// a floating-point adder or multiplier in Vitis HLS's libraries at the
+/// usual clock rates (up to 12 cycles for a double-precision adder).
+const LANES: i64 = 16;
 
 struct Emitter<'a> {
     containers: HashMap<usize, Info>,
@@ -201,7 +242,7 @@ struct Emitter<'a> {
     /// What each device scope's function declares itself.
     scope_locals: HashMap<usize, Vec<Info>>,
     /// The pipelined loops around the code being emitted.
-    pipelines: Vec<Pipeline>,
+    pipelines: Vec<Pipeline<'a>>,
     /// The loops and state machines around the block being emitted: true
     /// for a `for` loop, whose body's jumps are C++'s `break` and
     /// `continue`.
@@ -598,7 +639,7 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         sdfg.symbol_name().unwrap_or_default()
     ));
     out.push_str(
-        "#include <cmath>\n#include <cstdint>\n#include <cstdio>\n#include <hls_stream.h>\n\n",
+        "#include <cmath>\n#include <cstdint>\n#include <cstdio>\n#include <limits>\n#include <hls_stream.h>\n\n",
     );
     out.push_str("#ifndef SDFG_HLS_PROCESS\n#define SDFG_HLS_PROCESS(call) call\n#define SDFG_HLS_JOIN()\n#endif\n\n");
     out.push_str(crate::cexpr::HELPERS);
@@ -660,6 +701,15 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         out.push('\n');
     }
     out.push_str("}\n");
+    // Integers of widths C++ has no type for are Vitis's `ap_int`, from
+    // its own header (for g++, from the copy the test set-up fetches).
+    if out.contains("ap_int<") || out.contains("ap_uint<") {
+        out = out.replacen(
+            "#include <hls_stream.h>\n",
+            &format!("#include <hls_stream.h>\n{}", crate::cexpr::AP_INT_INCLUDE),
+            1,
+        );
+    }
     Ok(Kernel {
         code: out,
         name,
@@ -1885,9 +1935,20 @@ impl<'a> Emitter<'a> {
             if unroll {
                 self.code.line("#pragma HLS UNROLL");
             } else if innermost && k + 1 == params.len() {
+                let nested = map.descendants().iter().any(|o| o.is("sdfg.nested"));
                 self.pipelines.push(Pipeline {
                     line: self.code.lines.len(),
                     variables: params.iter().map(|p| identifier(p)).collect(),
+                    in_scope: self.params.len() + 1,
+                    reads: (!nested).then(|| {
+                        map.operand_segment(0)
+                            .into_iter()
+                            .map(sdfg_dialect::underlying_container)
+                            .collect()
+                    }),
+                    trips: range.count().as_int(),
+                    partials: Vec::new(),
+                    slot: String::new(),
                     carried: None,
                 });
                 self.code.line("#pragma HLS PIPELINE II=1");
@@ -1924,7 +1985,12 @@ impl<'a> Emitter<'a> {
             }
         }
         let pipelined = innermost && !unroll && !params.is_empty();
+        let mut open = params.len();
         if let Some(pipeline) = pipelined.then(|| self.pipelines.pop()).flatten() {
+            if !pipeline.partials.is_empty() {
+                self.interleave(&pipeline);
+                open -= 1;
+            }
             if let Some(target) = pipeline.carried {
                 // The accumulation reads what the previous iteration
                 // wrote: the pipeline cannot start one iteration a cycle.
@@ -1940,11 +2006,78 @@ impl<'a> Emitter<'a> {
                 ));
             }
         }
-        for _ in params.iter() {
+        for _ in 0..open {
             self.code.close();
         }
         self.params.truncate(depth);
         Ok(())
+    }
+
+    /// Writes the interleaved accumulators of `pipeline`, whose body has
+    /// just been written: declared and set to the resolution's identity
+    /// before the pipelined loop, the slot moved on at the end of each
+    /// iteration, and the partial results resolved into their targets
+    /// after the loop, which this closes.
+    fn interleave(&mut self, pipeline: &Pipeline<'a>) {
+        let slot = &pipeline.slot;
+        let lanes = pipeline.partials[0].lanes;
+        self.code.line(format!(
+            "{slot} = {slot} == {} ? 0 : {slot} + 1;",
+            lanes - 1
+        ));
+        self.code.close();
+        for partial in &pipeline.partials {
+            let k = format!("{}_k", partial.name);
+            self.code.open(format!(
+                "for (int {k} = 0; {k} < {}; {k} += 1) {{",
+                partial.lanes
+            ));
+            let merge = format!("{}[{k}]", partial.name);
+            // A named resolution (`partial_resolution` made it) always
+            // has a statement.
+            let statement = crate::tasklet::store_statement(
+                &partial.target,
+                &merge,
+                &partial.combine,
+                &partial.ty,
+            )
+            .unwrap_or_default();
+            self.code.line(statement);
+            self.code.close();
+        }
+        // Before the loop: the accumulators and the slot; in the
+        // pipeline: no dependence through the accumulators.
+        let indent = |line: &str| line.chars().take_while(|c| *c == ' ').collect::<String>();
+        let pragma = indent(&self.code.lines[pipeline.line]);
+        let dependences = pipeline.partials.iter().map(|p| {
+            format!(
+                "{pragma}#pragma HLS DEPENDENCE variable={} inter false",
+                p.name
+            )
+        });
+        let at = pipeline.line + 1;
+        self.code
+            .lines
+            .splice(at..at, dependences.collect::<Vec<_>>());
+        let head = pipeline.line - 1;
+        let outer = indent(&self.code.lines[head]);
+        let mut before = Vec::new();
+        for p in &pipeline.partials {
+            let k = format!("{}_k", p.name);
+            before.extend([
+                format!("{outer}{} {}[{}];", p.ty, p.name, p.lanes),
+                format!(
+                    "{outer}#pragma HLS ARRAY_PARTITION variable={} complete",
+                    p.name
+                ),
+                format!("{outer}for (int {k} = 0; {k} < {}; {k} += 1) {{", p.lanes),
+                format!("{outer}  #pragma HLS UNROLL"),
+                format!("{outer}  {}[{k}] = {};", p.name, p.identity),
+                format!("{outer}}}"),
+            ]);
+        }
+        before.push(format!("{outer}int {slot} = 0;"));
+        self.code.lines.splice(head..head, before);
     }
 
     /// An access node: copies into it and stores of tasklet outputs
@@ -2394,9 +2527,11 @@ impl<'a> Emitter<'a> {
                 let subset = self.subset(user, &memlet.subset)?;
                 let target = self.element(user, &info, &subset.min_element())?;
                 let float = info.ty == "double" || info.ty == "float";
-                if float && memlet.wcr != Wcr::None {
-                    self.note_accumulation(&target);
-                }
+                let target = if float && memlet.wcr != Wcr::None {
+                    self.note_accumulation(target, container, &memlet.wcr, &info.ty)
+                } else {
+                    target
+                };
                 let statement = if matches!(info.home, Home::Stream { .. }) {
                     if memlet.wcr != Wcr::None {
                         return fail(user, "pushes to a stream with a write-conflict resolution");
@@ -2438,12 +2573,24 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Notes a floating-point accumulation into `target` inside the
-    /// innermost pipelined loop: a dependence from one iteration to the
-    /// next when the target does not move with the loop's variables.
-    fn note_accumulation(&mut self, target: &str) {
+    /// Notes a floating-point accumulation into `target` (an element of
+    /// `container`) inside the innermost pipelined loop, and returns what
+    /// to accumulate into instead. Where the target does not move with the
+    /// loop's variable, each iteration would wait for the previous one's
+    /// result: an interleaved accumulator takes the updates instead, where
+    /// the resolution has an identity, the loop does not read the
+    /// container, and the target does not depend on inner loops;
+    /// otherwise the dependence is reported.
+    fn note_accumulation(
+        &mut self,
+        target: String,
+        container: Val<'a>,
+        wcr: &Wcr,
+        ty: &str,
+    ) -> String {
+        let fresh = self.fresh("partial");
         let Some(pipeline) = self.pipelines.last_mut() else {
-            return;
+            return target;
         };
         let words: BTreeSet<&str> = target
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -2452,9 +2599,46 @@ impl<'a> Emitter<'a> {
             .variables
             .last()
             .is_some_and(|v| words.contains(v.as_str()));
-        if !moves && pipeline.carried.is_none() {
-            pipeline.carried = Some(target.to_string());
+        if moves {
+            return target;
         }
+        if let Some(p) = pipeline
+            .partials
+            .iter()
+            .find(|p| p.target == target && p.wcr == *wcr)
+        {
+            return format!("{}[{}]", p.name, pipeline.slot);
+        }
+        let inner = self.params[pipeline.in_scope.min(self.params.len())..]
+            .iter()
+            .any(|(_, c)| words.contains(c.as_str()));
+        let read = pipeline
+            .reads
+            .as_ref()
+            .is_none_or(|reads| reads.contains(&container));
+        let resolution = crate::tasklet::partial_resolution(wcr, ty);
+        let Some((identity, combine)) = resolution.filter(|_| !inner && !read) else {
+            if pipeline.carried.is_none() {
+                pipeline.carried = Some(target.clone());
+            }
+            return target;
+        };
+        if pipeline.slot.is_empty() {
+            pipeline.slot = fresh.replace("partial", "slot");
+        }
+        let lanes = pipeline.trips.map_or(LANES, |t| t.clamp(1, LANES));
+        let name = fresh;
+        let slot = pipeline.slot.clone();
+        pipeline.partials.push(Partial {
+            name: name.clone(),
+            ty: ty.to_string(),
+            target,
+            wcr: wcr.clone(),
+            identity,
+            combine,
+            lanes,
+        });
+        format!("{name}[{slot}]")
     }
 
     /// The window `subset` of a container that a `memref` connector of

@@ -72,6 +72,16 @@ fn translate(
         Diagnosed
     })?;
     let text = if testbench {
+        if let Some((name, ty, _)) = kernel
+            .host
+            .iter()
+            .find(|(_, ty, _)| cexpr::is_arbitrary_precision(ty))
+        {
+            sdfg.emit_error(format!(
+                "--emit-hls-testbench: argument '{name}' has `{ty}` elements, which .npy files do not have"
+            ));
+            return Err(Diagnosed);
+        }
         testbench::emit(&kernel)
     } else {
         kernel.code

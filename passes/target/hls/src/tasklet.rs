@@ -595,6 +595,29 @@ pub fn store_statement(
     })
 }
 
+/// How partial results of a write-conflict resolution of `ty` elements
+/// start and combine, where they can: the resolution's identity, and the
+/// resolution that merges a partial result into the target (a sum of
+/// partial differences, a product of partial quotients).
+pub fn partial_resolution(wcr: &Wcr, ty: &str) -> Option<(String, Wcr)> {
+    let kind = match wcr {
+        Wcr::Named(kind) => kind.name(),
+        Wcr::Custom(lambda) => named_lambda(lambda)?,
+        Wcr::None => return None,
+    };
+    let (identity, combine) = match kind {
+        "sum" | "sub" => (format!("({ty})0"), "sum"),
+        "product" | "div" => (format!("({ty})1"), "product"),
+        "min" => (format!("std::numeric_limits<{ty}>::infinity()"), "min"),
+        "max" => (format!("-std::numeric_limits<{ty}>::infinity()"), "max"),
+        _ => return None,
+    };
+    Some((
+        identity,
+        Wcr::Named(sdfg_dialect::WcrKind::from_name(combine)?),
+    ))
+}
+
 /// The named resolution a lambda of two arguments computes (`lambda a,
 /// b: a + b` is `sum`), where it is one of them.
 fn named_lambda(lambda: &str) -> Option<&'static str> {

@@ -5,7 +5,7 @@
 #
 # usage: simulate.sh PROGRAM.mlir WORK_DIR HLS_INCLUDE [SYMBOL=VALUE ...]
 # (SDFG_FPGA_TRANSFORM, default sdfg-fpga-transform, is the transform with
-# its options.)
+# its options; SDFG_AP_TYPES, where set, the folder of ap_int.h.)
 set -euo pipefail
 program=$1 work=$2 include=$3
 shift 3
@@ -17,6 +17,7 @@ sdfg-opt "$program" --pass-pipeline="builtin.module(${SDFG_FPGA_TRANSFORM:-sdfg-
 sdfg-translate --emit-hls "$work/fpga.mlir" -o "$work/kernel.cpp"
 sdfg-translate --emit-hls-testbench "$work/fpga.mlir" -o "$work/testbench.cpp"
 g++ -std=c++14 -Wall -Wextra -Werror -Wno-unknown-pragmas -O1 -pthread -I "$include" \
+  ${SDFG_AP_TYPES:+-isystem "$SDFG_AP_TYPES"} \
   "$work/kernel.cpp" "$work/testbench.cpp" -o "$work/simulation"
 sdfg-run "$program" "${sets[@]}" --seed 7 --save-inputs "$work/in" --out "$work/reference" > /dev/null
 "$work/simulation" "$work/in" "$work/out" "$@"
