@@ -13,6 +13,8 @@
 //!   diagnostic naming what is unsupported, never wrong numbers, a
 //!   compiler error or a crash.
 //! - No emitted kernel uses what Vitis HLS cannot synthesize.
+//! - Where `vitis_hls` is installed, the lit tests' kernels synthesize
+//!   and their pipelined loops reach `II=1`.
 
 use crate::execute::{close, NONDETERMINISTIC};
 use crate::import::{corpus_dir, dace_index, dace_python};
@@ -564,4 +566,221 @@ fn corpus_programs_simulate_as_fpga_kernels_or_say_why_not() {
     report("corpus programs", &verdicts);
     assert_no_wrong_numbers(&verdicts, &scans);
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// The programs Vitis HLS synthesizes where it is installed: the HLS lit
+/// tests' programs, with the transform options their RUN lines use.
+const SYNTHESIZED: &[(&str, &str)] = &[
+    ("test/Target/HLS/interfaces.mlir", "sdfg-fpga-transform"),
+    ("test/Target/HLS/maps.mlir", "sdfg-fpga-transform"),
+    ("test/Target/HLS/wcr.mlir", "sdfg-fpga-transform"),
+    ("test/Target/HLS/nested.mlir", "sdfg-fpga-transform"),
+    ("test/Target/HLS/control-flow.mlir", "sdfg-fpga-transform"),
+    ("test/Target/HLS/ap-int.mlir", "sdfg-fpga-transform"),
+    (
+        "test/Transforms/fpga-transform-streaming.mlir",
+        "sdfg-fpga-transform{streaming-composition=true stream-depth=4}",
+    ),
+    (
+        "test/Transforms/fpga-transform-streaming-memory.mlir",
+        "sdfg-fpga-transform{streaming-memory=true stream-depth=4}",
+    ),
+];
+
+/// Where `vitis_hls` is on the `PATH`, it synthesizes the kernels of
+/// [`SYNTHESIZED`] for an Alveo U250 at 300 MHz, and every loop the
+/// emitter pipelines with `II=1` reaches that initiation interval in the
+/// synthesis reports. Skipped elsewhere: Vitis is not free software, and
+/// neither this machine nor CI has it.
+#[test]
+fn vitis_synthesis_reaches_the_pipelines_initiation_intervals() {
+    let Some(vitis) = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|p| p.join("vitis_hls"))
+            .find(|p| p.is_file())
+    }) else {
+        println!("skipped: vitis_hls is not on the PATH");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let work = std::env::temp_dir().join(format!("sdfg-vitis-{}", std::process::id()));
+    let mut failures = Vec::new();
+    for (program, transform) in SYNTHESIZED {
+        let name = Path::new(program)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        let dir = work.join(name);
+        std::fs::create_dir_all(&dir).expect("a work directory");
+        let fpga = dir.join("fpga.mlir");
+        let kernel = dir.join("kernel.cpp");
+        let limit = Duration::from_secs(120);
+        for command in [
+            Command::new(tool("sdfg-opt"))
+                .arg(root.join(program))
+                .arg(format!("--pass-pipeline=builtin.module({transform})"))
+                .arg("-o")
+                .arg(&fpga),
+            Command::new(tool("sdfg-translate"))
+                .arg("--emit-hls")
+                .arg(&fpga)
+                .arg("-o")
+                .arg(&kernel),
+        ] {
+            let output = run(command, limit).expect("the tool runs");
+            assert!(
+                output.status.success(),
+                "{program}: {}",
+                first_error(&output)
+            );
+        }
+        let code = std::fs::read_to_string(&kernel).expect("the kernel");
+        let top = code
+            .lines()
+            .rev()
+            .find_map(|l| l.strip_prefix("void "))
+            .and_then(|l| l.split('(').next())
+            .expect("a top function")
+            .to_string();
+        // Vitis's own hls_stream.h and ap_int.h, not the simulation's.
+        std::fs::write(
+            dir.join("synthesize.tcl"),
+            format!(
+                "open_project -reset project\nset_top {top}\nadd_files kernel.cpp -cflags \"-std=c++14\"\n\
+                 open_solution -reset solution -flow_target vitis\nset_part {{xcu250-figd2104-2L-e}}\n\
+                 create_clock -period 3.33 -name default\ncsynth_design\nexit\n"
+            ),
+        )
+        .expect("writable");
+        let output = run(
+            Command::new(&vitis)
+                .current_dir(&dir)
+                .arg("-f")
+                .arg("synthesize.tcl"),
+            Duration::from_secs(1800),
+        )
+        .expect("vitis_hls runs");
+        if !output.status.success() {
+            failures.push(format!(
+                "{program}: vitis_hls failed: {}",
+                first_error(&output)
+            ));
+            continue;
+        }
+        let reports = dir.join("project/solution/syn/report");
+        let loops: Vec<(String, u32)> = std::fs::read_dir(&reports)
+            .expect("the synthesis reports")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.to_string_lossy().ends_with("_csynth.xml"))
+            .flat_map(|p| {
+                loop_initiation_intervals(&std::fs::read_to_string(p).unwrap_or_default())
+            })
+            .collect();
+        for line in pipelined_loop_lines(&code) {
+            // Vitis names an unlabeled loop VITIS_LOOP_<line>_<k>, and a
+            // flattened nest after each of its loops.
+            let tag = format!("VITIS_LOOP_{line}_");
+            let found: Vec<&(String, u32)> =
+                loops.iter().filter(|(n, _)| n.contains(&tag)).collect();
+            if found.is_empty() {
+                failures.push(format!(
+                    "{program}: the loop at kernel.cpp:{line} is not in the reports"
+                ));
+            }
+            for (loop_name, ii) in found {
+                if *ii != 1 {
+                    failures.push(format!(
+                        "{program}: {loop_name} (kernel.cpp:{line}) reaches II={ii}, not 1"
+                    ));
+                }
+            }
+        }
+        println!("  {program}: synthesized, {} loops reported", loops.len());
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// The 1-based lines of the loops the emitter pipelines with `II=1`: the
+/// `for` line before each `PIPELINE II=1` pragma.
+fn pipelined_loop_lines(code: &str) -> Vec<usize> {
+    let lines: Vec<&str> = code.lines().collect();
+    (1..lines.len())
+        .filter(|&k| {
+            lines[k].trim() == "#pragma HLS PIPELINE II=1"
+                && lines[k - 1].trim_start().starts_with("for (")
+        })
+        .collect()
+}
+
+/// The loops of a Vitis HLS `*_csynth.xml` report with their achieved
+/// initiation intervals: each element under `SummaryOfLoopLatency` (loops
+/// nest as elements) with a `PipelineII`.
+fn loop_initiation_intervals(xml: &str) -> Vec<(String, u32)> {
+    let mut loops = Vec::new();
+    let mut stack: Vec<&str> = Vec::new();
+    let mut rest = xml;
+    while let Some(open) = rest.find('<') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('>') else {
+            break;
+        };
+        let tag = &after[..close];
+        rest = &after[close + 1..];
+        if tag.starts_with('?') || tag.starts_with('!') || tag.ends_with('/') {
+            continue;
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            if let Some(k) = stack.iter().rposition(|t| *t == name.trim()) {
+                stack.truncate(k);
+            }
+            continue;
+        }
+        let name = tag.split_whitespace().next().unwrap_or_default();
+        if name == "PipelineII" && stack.contains(&"SummaryOfLoopLatency") {
+            let value = rest.split('<').next().unwrap_or_default().trim();
+            if let (Some(loop_name), Ok(ii)) = (stack.last(), value.parse()) {
+                loops.push((loop_name.to_string(), ii));
+            }
+        }
+        stack.push(name);
+    }
+    loops
+}
+
+/// The report reader on the layout Vitis HLS writes: nested loops,
+/// flattened names, loops that are not pipelined.
+#[test]
+fn vitis_reports_are_read() {
+    let xml = r#"<?xml version="1.0" encoding="UTF-8"?>
+<profile>
+  <PerformanceEstimates>
+    <SummaryOfLoopLatency>
+      <VITIS_LOOP_40_1_VITIS_LOOP_41_2>
+        <Name>VITIS_LOOP_40_1_VITIS_LOOP_41_2</Name>
+        <TripCount>4096</TripCount>
+        <PipelineII>1</PipelineII>
+        <PipelineDepth>9</PipelineDepth>
+      </VITIS_LOOP_40_1_VITIS_LOOP_41_2>
+      <VITIS_LOOP_52_1>
+        <Name>VITIS_LOOP_52_1</Name>
+        <TripCount><range><min>0</min><max>64</max></range></TripCount>
+        <VITIS_LOOP_54_2>
+          <Name>VITIS_LOOP_54_2</Name>
+          <PipelineII>4</PipelineII>
+        </VITIS_LOOP_54_2>
+      </VITIS_LOOP_52_1>
+    </SummaryOfLoopLatency>
+    <PipelineII>7</PipelineII>
+  </PerformanceEstimates>
+</profile>"#;
+    assert_eq!(
+        loop_initiation_intervals(xml),
+        vec![
+            ("VITIS_LOOP_40_1_VITIS_LOOP_41_2".to_string(), 1),
+            ("VITIS_LOOP_54_2".to_string(), 4)
+        ]
+    );
+    let code = "void f() {\n  for (long long i = 0; i < N; i += 1) {\n    #pragma HLS PIPELINE II=1\n  }\n  for (;;) {\n    #pragma HLS PIPELINE  // carried\n  }\n}\n";
+    assert_eq!(pipelined_loop_lines(code), vec![2]);
 }
