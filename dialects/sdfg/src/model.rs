@@ -854,3 +854,70 @@ pub fn mention_counts(sdfg: Op<'_>) -> HashMap<String, usize> {
     }
     counts
 }
+
+/// The dataflow value a view node is bound to (an access node or a
+/// scope argument of the viewed data) and the subset of it (the data's
+/// side of the binding edge); `None` when nothing binds it. A node
+/// without a `bind` edge shares the binding of the state's bound node
+/// of the same view (as DaCe's code generator defines one pointer per
+/// view and state), or else is bound by the edge writing it back into
+/// its data.
+pub fn view_binding<'a>(access: Op<'a>, container: Val<'a>) -> Option<(Val<'a>, String)> {
+    let bind = |node: Op<'a>| {
+        let edge = incoming_edges(node)
+            .into_iter()
+            .find(|e| e.role == EdgeRole::Bind)?;
+        Some((
+            edge.source,
+            edge.memlet.map(|m| m.subset).unwrap_or_default(),
+        ))
+    };
+    if let Some(binding) = bind(access) {
+        return Some(binding);
+    }
+    let shared = container
+        .uses()
+        .into_iter()
+        .map(|(user, _)| user)
+        .filter(|other| other.parent() == access.parent() && *other != access)
+        .find_map(bind);
+    shared.or_else(|| {
+        let (user, subset) = view_write_back(access)?;
+        Some((user.results()[0], subset))
+    })
+}
+
+/// For a view node without a `bind` edge: the access node it is written
+/// back into and that node's subset. The importer keeps DaCe's view edge as
+/// `bind` when it is the incoming one, so an unbound view's outgoing edge to
+/// data is its view edge (DaCe's `views` connector): it binds the view and
+/// moves nothing.
+pub fn view_write_back(view: Op<'_>) -> Option<(Op<'_>, String)> {
+    if incoming_edges(view)
+        .iter()
+        .any(|e| e.role == EdgeRole::Bind)
+    {
+        return None;
+    }
+    let is_view = |node: Op<'_>| {
+        accessed_container(node)
+            .and_then(|c| Container::from_type(c.ty()))
+            .is_some_and(|c| c.kind == ContainerKind::View)
+    };
+    if !is_view(view) {
+        return None;
+    }
+    let node = view.results()[0];
+    node.uses().into_iter().find_map(|(user, operand)| {
+        if !user.is("sdfg.access") || operand == 0 {
+            return None;
+        }
+        let k = user.operand_segment(1).iter().position(|w| *w == node)?;
+        let memlet = user
+            .array_attr("write_memlets")
+            .get(k)
+            .copied()
+            .and_then(Memlet::from_attr)?;
+        Some((user, memlet.other.unwrap_or(memlet.subset)))
+    })
+}

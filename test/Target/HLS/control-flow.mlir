@@ -9,7 +9,9 @@
 
 // CHECK-LABEL: void control(int32_t k, double *fpga_A, long long N, long long T) {
 // CHECK: long long n = 0;
+// CHECK-NEXT: (void)n;
 // CHECK-NEXT: long long t = 0;
+// CHECK-NEXT: (void)t;
 // CHECK-NEXT: int [[B:block_[0-9]+]] = 0;
 // CHECK-NEXT: while ([[B]] >= 0) {
 // CHECK-NEXT: switch ([[B]]) {

@@ -38,9 +38,10 @@ sdfg.sdfg @python(%A: !sdfg.array<f64 ["4"] storage FPGA_Global> as "A") {
 
 // -----
 
-// On-chip memory needs a size known at synthesis.
+// On-chip memory needs a size known at synthesis, or a bound on it (N has
+// none).
 sdfg.sdfg @dynamic_local(%A: !sdfg.array<f64 ["N"] storage FPGA_Global> as "A") symbols {N = i64} {
-  // expected-error @+1 {{local container 'buf' has no constant size, which on-chip memory needs}}
+  // expected-error @+1 {{local container 'buf' has no constant size or bound on it, which on-chip memory needs}}
   %buf = sdfg.alloc "buf" : !sdfg.array<f64 ["N"] storage FPGA_Local>
   sdfg.state @s {
     %a = sdfg.access %A : !sdfg.array<f64 ["N"] storage FPGA_Global>

@@ -577,6 +577,9 @@ const SYNTHESIZED: &[(&str, &str)] = &[
     ("test/Target/HLS/nested.mlir", "sdfg-fpga-transform"),
     ("test/Target/HLS/control-flow.mlir", "sdfg-fpga-transform"),
     ("test/Target/HLS/ap-int.mlir", "sdfg-fpga-transform"),
+    ("test/Target/HLS/views.mlir", "sdfg-fpga-transform"),
+    ("test/Target/HLS/copies.mlir", "sdfg-fpga-transform"),
+    ("test/Target/HLS/jumps.mlir", "sdfg-fpga-transform"),
     (
         "test/Transforms/fpga-transform-streaming.mlir",
         "sdfg-fpga-transform{streaming-composition=true stream-depth=4}",

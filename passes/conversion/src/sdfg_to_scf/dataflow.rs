@@ -69,7 +69,7 @@ impl<'a> Function<'a, '_> {
         // writes it back into non-view data (DaCe's `views` connector on
         // an outgoing edge); else by another access node of the same view
         // in this state.
-        let Some((source, subset)) = Self::view_binding(access, container) else {
+        let Some((source, subset)) = sdfg_dialect::view_binding(access, container) else {
             return fail(
                 access,
                 format!("view `{name}` is not bound to any data here"),
@@ -106,38 +106,6 @@ impl<'a> Function<'a, '_> {
             gpu_global: viewed.gpu_global || data.gpu_global,
             host_only: viewed.host_only,
             ..data
-        })
-    }
-
-    /// The dataflow value a view node is bound to (an access node or a
-    /// scope argument of the viewed data) and the subset of it (the data's
-    /// side of the binding edge); `None` when nothing binds it. A node
-    /// without a `bind` edge shares the binding of the state's bound node
-    /// of the same view (as DaCe's code generator defines one pointer per
-    /// view and state), or else is bound by the edge writing it back into
-    /// its data.
-    pub(super) fn view_binding(access: Op<'a>, container: Val<'a>) -> Option<(Val<'a>, String)> {
-        let bind = |node: Op<'a>| {
-            let edge = incoming_edges(node)
-                .into_iter()
-                .find(|e| e.role == EdgeRole::Bind)?;
-            Some((
-                edge.source,
-                edge.memlet.map(|m| m.subset).unwrap_or_default(),
-            ))
-        };
-        if let Some(binding) = bind(access) {
-            return Some(binding);
-        }
-        let shared = container
-            .uses()
-            .into_iter()
-            .map(|(user, _)| user)
-            .filter(|other| other.parent() == access.parent() && *other != access)
-            .find_map(bind);
-        shared.or_else(|| {
-            let (user, subset) = view_write_back(access)?;
-            Some((user.results()[0], subset))
         })
     }
 
@@ -555,7 +523,7 @@ impl<'a> Function<'a, '_> {
                     let binds_view = edge
                         .source
                         .defining_op()
-                        .and_then(view_write_back)
+                        .and_then(sdfg_dialect::view_write_back)
                         .is_some_and(|(user, _)| user == access);
                     if binds_view {
                         continue;
@@ -1739,41 +1707,6 @@ fn parallel_dimensions(extents: &[Option<i64>]) -> usize {
         }
     }
     extents.len()
-}
-
-/// For a view node without a `bind` edge: the access node it is written
-/// back into and that node's subset. The importer keeps DaCe's view edge as
-/// `bind` when it is the incoming one, so an unbound view's outgoing edge to
-/// data is its view edge (DaCe's `views` connector): it binds the view and
-/// moves nothing.
-pub(super) fn view_write_back(view: Op<'_>) -> Option<(Op<'_>, String)> {
-    if incoming_edges(view)
-        .iter()
-        .any(|e| e.role == EdgeRole::Bind)
-    {
-        return None;
-    }
-    let is_view = |node: Op<'_>| {
-        accessed_container(node)
-            .and_then(|c| sdfg_dialect::Container::from_type(c.ty()))
-            .is_some_and(|c| c.kind == sdfg_dialect::ContainerKind::View)
-    };
-    if !is_view(view) {
-        return None;
-    }
-    let node = view.results()[0];
-    node.uses().into_iter().find_map(|(user, operand)| {
-        if !user.is("sdfg.access") || operand == 0 {
-            return None;
-        }
-        let k = user.operand_segment(1).iter().position(|w| *w == node)?;
-        let memlet = user
-            .array_attr("write_memlets")
-            .get(k)
-            .copied()
-            .and_then(Memlet::from_attr)?;
-        Some((user, memlet.other.unwrap_or(memlet.subset)))
-    })
 }
 
 /// Whether every parallel parameter pins a dimension of `subset` to a

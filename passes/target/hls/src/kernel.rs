@@ -175,6 +175,17 @@ impl Code {
     }
 }
 
+/// What a `break` or `continue` block leaves.
+#[derive(Clone)]
+enum Jump {
+    /// A C++ loop (`for` or `do`/`while`): C++'s `break` and `continue`.
+    Loop,
+    /// A state machine (a loop over a `switch`): the jump is noted in the
+    /// variable, 1 for `break` and 2 for `continue`; the machine stops
+    /// after the block that jumped and passes the jump on outwards.
+    Machine(String),
+}
+
 /// A pipelined loop being emitted.
 struct Pipeline<'a> {
     /// The line of its `PIPELINE` pragma.
@@ -241,12 +252,17 @@ struct Emitter<'a> {
     owners: HashMap<usize, usize>,
     /// What each device scope's function declares itself.
     scope_locals: HashMap<usize, Vec<Info>>,
+    /// The views: container to DaCe name and layout. A view's `Info` is
+    /// the viewed data's, from the access node that binds it on.
+    views: HashMap<usize, (String, Layout)>,
+    /// The kernel-level names a bound view's first element depends on (a
+    /// loop's variable, say): a function that reads the view takes them.
+    view_uses: HashMap<usize, BTreeSet<String>>,
     /// The pipelined loops around the code being emitted.
     pipelines: Vec<Pipeline<'a>>,
-    /// The loops and state machines around the block being emitted: true
-    /// for a `for` loop, whose body's jumps are C++'s `break` and
-    /// `continue`.
-    jumps: Vec<bool>,
+    /// The loops and state machines around the block being emitted,
+    /// innermost last: where a `break` or `continue` block goes.
+    jumps: Vec<Jump>,
     /// Scope parameters in scope, DaCe name to C++ name.
     params: Vec<(String, String)>,
     /// Tasklet outputs: value to C++ variable.
@@ -269,6 +285,8 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         by_name: BTreeMap::new(),
         owners: HashMap::new(),
         scope_locals: HashMap::new(),
+        views: HashMap::new(),
+        view_uses: HashMap::new(),
         pipelines: Vec::new(),
         jumps: Vec::new(),
         params: Vec::new(),
@@ -400,12 +418,16 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         }
         let storage = layout.storage.name();
         let used = in_kernel(&value) || (layout.scalar && mentioned.contains(&dace));
-        if layout.view || layout.reference || (layout.stream && !transient) {
+        if layout.view && !layout.reference {
+            e.views.insert(key(&value), (dace.clone(), layout));
+            continue;
+        }
+        if layout.reference || (layout.stream && !transient) {
             if used {
                 let what = if layout.stream {
                     "a stream argument"
                 } else {
-                    "a view or reference"
+                    "a reference"
                 };
                 return fail(
                     owner,
@@ -444,10 +466,10 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         } else if storage == "FPGA_Global" {
             Home::Global
         } else if transient && (storage == "FPGA_Local" || storage == "FPGA_Registers") {
-            let size = total_size(&layout).ok_or_else(|| Failure {
+            let size = local_size(&layout, &loops, &defined).ok_or_else(|| Failure {
                 op: owner,
                 message: format!(
-                    "local container '{dace}' has no constant size, which on-chip memory needs"
+                    "local container '{dace}' has no constant size or bound on it, which on-chip memory needs"
                 ),
             })?;
             Home::Local(size)
@@ -589,6 +611,7 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
         e.symbols.insert(symbol.to_string(), identifier(symbol));
         if defined.contains(symbol) {
             symbol_vars.push(format!("{c_ty} {} = 0;", identifier(symbol)));
+            symbol_vars.push(format!("(void){};", identifier(symbol)));
         } else {
             params.push(Param {
                 dace: symbol.to_string(),
@@ -603,6 +626,9 @@ pub fn emit<'a>(sdfg: Op<'a>) -> Result<'a, Kernel> {
     for symbol in assigned_symbols(sdfg) {
         if !e.symbols.contains_key(&symbol) {
             symbol_vars.push(format!("long long {} = 0;", identifier(&symbol)));
+            // A symbol only assigned (DaCe's `__dace_did_break_...`) is
+            // used nowhere else.
+            symbol_vars.push(format!("(void){};", identifier(&symbol)));
             e.symbols.insert(symbol.clone(), identifier(&symbol));
         }
     }
@@ -929,6 +955,25 @@ fn allocation_size(
     Some(size)
 }
 
+/// The elements on-chip memory holds for a local layout: its span where
+/// that is a constant, else the largest value of it the symbolic engine
+/// proves (a loop's variable at its largest, `Min(N, 64)` at 64); `None`
+/// where it has no bound.
+fn local_size(
+    layout: &Layout,
+    loops: &[(String, Expr, Expr)],
+    defined: &BTreeSet<String>,
+) -> Option<i64> {
+    if let Some(n) = total_size(layout) {
+        return Some(n);
+    }
+    let size = allocation_size(layout, loops, defined).unwrap_or_else(|| span(layout));
+    let assumptions = Assumptions::all_positive();
+    let (_, hi) = assumptions.interval(&assumptions.simplify(&size));
+    let (n, d) = hi?;
+    i64::try_from(n.div_euclid(d)).ok().map(|n| n.max(1))
+}
+
 /// The symbolic span of a layout's memory.
 pub fn span(layout: &Layout) -> Expr {
     if layout.scalar {
@@ -991,10 +1036,10 @@ fn host_copies(state: Op<'_>) -> Option<Vec<(Val<'_>, Val<'_>)>> {
 #[allow(clippy::type_complexity)]
 fn split_host<'a>(sdfg: Op<'a>) -> Result<'a, (Vec<Op<'a>>, Vec<Op<'a>>, Vec<Op<'a>>)> {
     let blocks = blocks_of(sdfg);
-    let chain = chain(sdfg, &blocks);
-    let Some(chain) = chain else {
+    let Some(chain) = chain(sdfg, &blocks, false) else {
         return Ok((Vec::new(), blocks, Vec::new()));
     };
+    let chain: Vec<Op<'a>> = chain.into_iter().map(|(b, _)| b).collect();
     let mut start = 0;
     while start < chain.len() && host_copies(chain[start]).is_some() {
         start += 1;
@@ -1010,6 +1055,23 @@ fn split_host<'a>(sdfg: Op<'a>) -> Result<'a, (Vec<Op<'a>>, Vec<Op<'a>>, Vec<Op<
     ))
 }
 
+/// Whether a `break` or `continue` in `block` leaves it: one not inside a
+/// loop of its own.
+fn jumps_out(block: Op<'_>) -> bool {
+    match block.name() {
+        "sdfg.break" | "sdfg.continue" => true,
+        "sdfg.region" | "sdfg.call_region" | "sdfg.branch" => {
+            blocks_of(block).into_iter().any(jumps_out)
+        }
+        "sdfg.conditional" => block
+            .region_ops(0)
+            .into_iter()
+            .filter(|o| o.is("sdfg.branch"))
+            .any(jumps_out),
+        _ => false,
+    }
+}
+
 fn blocks_of<'a>(owner: Op<'a>) -> Vec<Op<'a>> {
     owner
         .region_ops(0)
@@ -1019,33 +1081,42 @@ fn blocks_of<'a>(owner: Op<'a>) -> Vec<Op<'a>> {
 }
 
 /// The blocks of `owner` in order when they form a chain of edges
-/// without conditions or assignments (each block to the next).
-fn chain<'a>(owner: Op<'a>, blocks: &[Op<'a>]) -> Option<Vec<Op<'a>>> {
+/// without conditions (each block to the next), each with the edge to the
+/// next block; edges with assignments only where `assignments` allows.
+#[allow(clippy::type_complexity)]
+fn chain<'a>(
+    owner: Op<'a>,
+    blocks: &[Op<'a>],
+    assignments: bool,
+) -> Option<Vec<(Op<'a>, Option<Op<'a>>)>> {
     let edges: Vec<Op<'a>> = owner
         .region_ops(0)
         .into_iter()
         .filter(|o| o.is("sdfg.edge"))
         .collect();
     let name = |b: &Op<'a>| b.symbol_name().unwrap_or_default().to_string();
-    let mut order = Vec::new();
+    let mut order: Vec<(Op<'a>, Option<Op<'a>>)> = Vec::new();
     let mut current = blocks.first().copied()?;
     loop {
-        order.push(current);
         let out: Vec<&Op<'a>> = edges
             .iter()
             .filter(|e| e.symbol_ref_attr("src") == Some(name(&current).as_str()))
             .collect();
         match out.as_slice() {
-            [] => break,
+            [] => {
+                order.push((current, None));
+                break;
+            }
             [edge]
                 if edge
                     .str_attr("condition")
                     .is_none_or(|c| c.trim() == "1" || c.trim() == "True")
-                    && edge.str_array_attr("assign_names").is_empty() =>
+                    && (assignments || edge.str_array_attr("assign_names").is_empty()) =>
             {
+                order.push((current, Some(**edge)));
                 let dst = edge.symbol_ref_attr("dst")?;
                 current = *blocks.iter().find(|b| b.symbol_name() == Some(dst))?;
-                if order.contains(&current) {
+                if order.iter().any(|(b, _)| *b == current) {
                     return None;
                 }
             }
@@ -1178,6 +1249,9 @@ impl<'a> Emitter<'a> {
         match self.containers.get(&key(&container)) {
             Some(info) => {
                 self.used.insert(info.name.clone());
+                if let Some(names) = self.view_uses.get(&key(&container)) {
+                    self.used.extend(names.iter().cloned());
+                }
                 Ok(info.clone())
             }
             None => fail(op, "accesses data that is not a container of this SDFG"),
@@ -1263,13 +1337,13 @@ impl<'a> Emitter<'a> {
                 }
                 Ok(())
             }
-            "sdfg.break" | "sdfg.continue" if self.jumps.last() == Some(&true) => {
-                self.code.line(if block.is("sdfg.break") { "break;" } else { "continue;" });
+            "sdfg.break" | "sdfg.continue" if !self.jumps.is_empty() => {
+                self.jump(block.is("sdfg.break"));
                 Ok(())
             }
             _ => fail(
                 block,
-                "is a jump out of a do-while loop, a state machine or the program, which the HLS emitter does not support yet",
+                "is a jump out of the program, which the HLS emitter does not support",
             ),
         }
     }
@@ -1278,8 +1352,14 @@ impl<'a> Emitter<'a> {
     /// state machine (a loop over a `switch` on the current block).
     fn region(&mut self, owner: Op<'a>) -> Result<'a, ()> {
         let blocks = blocks_of(owner);
-        if let Some(order) = chain(owner, &blocks) {
-            return self.sequence(&order);
+        if let Some(order) = chain(owner, &blocks, true) {
+            for (block, edge) in order {
+                self.block(block)?;
+                if let Some(edge) = edge {
+                    self.assignments(edge)?;
+                }
+            }
+            return Ok(());
         }
         let edges: Vec<Op<'a>> = owner
             .region_ops(0)
@@ -1288,13 +1368,23 @@ impl<'a> Emitter<'a> {
             .collect();
         let index = |name: &str| blocks.iter().position(|b| b.symbol_name() == Some(name));
         let var = self.fresh("block");
+        let jumps = blocks.iter().any(|b| jumps_out(*b));
+        let flag = self.fresh("jump");
+        if jumps {
+            self.code.line(format!("int {flag} = 0;"));
+        }
         self.code.line(format!("int {var} = 0;"));
         self.code.open(format!("while ({var} >= 0) {{"));
         self.code.open(format!("switch ({var}) {{"));
-        self.jumps.push(false);
+        self.jumps.push(Jump::Machine(flag.clone()));
         for (k, block) in blocks.iter().enumerate() {
             self.code.open(format!("case {k}: {{"));
             self.block(*block)?;
+            if jumps_out(*block) {
+                // A jump in the block stops the machine.
+                self.code
+                    .line(format!("if ({flag} != 0) {{ {var} = -1; break; }}"));
+            }
             let name = block.symbol_name().unwrap_or_default();
             let mut chained = false;
             let mut taken = false;
@@ -1341,7 +1431,34 @@ impl<'a> Emitter<'a> {
         self.jumps.pop();
         self.code.close();
         self.code.close();
+        if jumps {
+            // A jump that stopped the machine goes on outwards (a jump out
+            // of the program has no target: `block` refuses it).
+            if self.jumps.is_empty() {
+                return fail(
+                    owner,
+                    "has a break or continue out of the program, which the HLS emitter does not support",
+                );
+            }
+            self.code.open(format!("if ({flag} == 1) {{"));
+            self.jump(true);
+            self.code.depth -= 1;
+            self.code.open(format!("}} else if ({flag} == 2) {{"));
+            self.jump(false);
+            self.code.close();
+        }
         Ok(())
+    }
+
+    /// A `break` (or `continue`) of the innermost loop or state machine.
+    fn jump(&mut self, exit: bool) {
+        match self.jumps.last() {
+            Some(Jump::Machine(flag)) => {
+                let line = format!("{flag} = {};", if exit { 1 } else { 2 });
+                self.code.line(line);
+            }
+            _ => self.code.line(if exit { "break;" } else { "continue;" }),
+        }
     }
 
     fn assignments(&mut self, edge: Op<'a>) -> Result<'a, ()> {
@@ -1400,22 +1517,22 @@ impl<'a> Emitter<'a> {
             if !init.is_empty() {
                 self.code.line(format!("{init};"));
             }
-            self.code.open("for (;;) {");
-            self.jumps.push(false);
+            // A do-while loop whose test updates the variable too (before
+            // or after the condition), so that `continue` in the body goes
+            // through both, as in the SDFG.
+            let test = if update.is_empty() {
+                cond
+            } else if lp.attr("update_before_condition").is_some() {
+                format!("({update}, {cond})")
+            } else {
+                format!("({cond}) ? ({update}, true) : false")
+            };
+            self.code.open("do {");
+            self.jumps.push(Jump::Loop);
             self.region(lp)?;
             self.jumps.pop();
-            if lp.attr("update_before_condition").is_some() {
-                if !update.is_empty() {
-                    self.code.line(format!("{update};"));
-                }
-                self.code.line(format!("if (!({cond})) break;"));
-            } else {
-                self.code.line(format!("if (!({cond})) break;"));
-                if !update.is_empty() {
-                    self.code.line(format!("{update};"));
-                }
-            }
-            self.code.close();
+            self.code.depth -= 1;
+            self.code.line(format!("}} while ({test});"));
             return Ok(());
         }
         self.code.open(format!("for ({init}; {cond}; {update}) {{"));
@@ -1429,7 +1546,7 @@ impl<'a> Emitter<'a> {
             self.code.line("#pragma HLS PIPELINE");
         }
         // `break` and `continue` in its body are C++'s.
-        self.jumps.push(true);
+        self.jumps.push(Jump::Loop);
         self.region(lp)?;
         self.jumps.pop();
         self.code.close();
@@ -1463,6 +1580,7 @@ impl<'a> Emitter<'a> {
                 .iter()
                 .all(|o| scopes.contains(o) || (o.is("sdfg.access") && only_scope_writes(*o)))
             && sdfg_analysis::graph::concurrent_scopes(&scopes, &|c| streams.contains(&key(&c)));
+        self.bind_views(&ops)?;
         let mut calls = Vec::new();
         for op in ops {
             match op.name() {
@@ -1514,6 +1632,8 @@ impl<'a> Emitter<'a> {
             .filter(|i| i.kernel_level && used.contains(&i.name))
             .collect();
         infos.sort_by(|a, b| a.name.cmp(&b.name));
+        // Views are the data they view, under its name.
+        infos.dedup_by(|a, b| a.name == b.name);
         for info in infos {
             params.push(match info.home {
                 Home::Global | Home::Pointer => format!("{} *{}", info.ty, info.name),
@@ -1782,8 +1902,12 @@ impl<'a> Emitter<'a> {
             let value = alloc.results()[0];
             let dace = alloc.str_attr("name").unwrap_or_default().to_string();
             let (inner_layout, ty) = container_layout(alloc, &dace, value)?;
-            if inner_layout.view || inner_layout.reference || inner_layout.stream {
-                return fail(alloc, format!("container '{dace}' is a view, reference or stream, which the HLS emitter does not support yet"));
+            if inner_layout.view && !inner_layout.reference {
+                self.views.insert(key(&value), (dace.clone(), inner_layout));
+                continue;
+            }
+            if inner_layout.reference || inner_layout.stream {
+                return fail(alloc, format!("container '{dace}' is a reference or stream, which the HLS emitter does not support yet"));
             }
             let name = self.fresh(&dace);
             let home = if inner_layout.scalar {
@@ -1796,10 +1920,10 @@ impl<'a> Emitter<'a> {
                 self.scalars.insert(dace.clone(), (read, name.clone()));
                 Home::Register
             } else {
-                let size = total_size(&inner_layout).ok_or_else(|| Failure {
+                let size = local_size(&inner_layout, &[], &BTreeSet::new()).ok_or_else(|| Failure {
                     op: alloc,
                     message: format!(
-                        "container '{dace}' has no constant size, which on-chip memory needs"
+                        "container '{dace}' has no constant size or bound on it, which on-chip memory needs"
                     ),
                 })?;
                 self.code.line(format!("{ty} {name}[{size}];"));
@@ -1959,7 +2083,9 @@ impl<'a> Emitter<'a> {
             }
             self.params.push((p.to_string(), c));
         }
-        for op in map.region_ops(0) {
+        let body = map.region_ops(0);
+        self.bind_views(&body)?;
+        for op in body {
             match op.name() {
                 "sdfg.tasklet" => self.tasklet(op)?,
                 "sdfg.map" => self.map(op)?,
@@ -1968,11 +2094,20 @@ impl<'a> Emitter<'a> {
                 "sdfg.access" => self.access(op)?,
                 "sdfg.exit" => {
                     for (k, value) in op.operands().into_iter().enumerate() {
-                        let from_scope = value.defining_op().is_some_and(|d| {
-                            d.is("sdfg.tasklet") || d.is("sdfg.map") || d.is("sdfg.nested")
-                        });
-                        if !from_scope {
-                            return fail(op, format!("exit entry {k} is not written by a tasklet or a scope, which the HLS emitter does not support yet"));
+                        let Some(source) = value.defining_op() else {
+                            return fail(op, format!("exit entry {k} passes a scope argument through, which the HLS emitter does not support yet"));
+                        };
+                        // Tasklets and scopes store what they write
+                        // themselves; data in an access node is copied out.
+                        match source.name() {
+                            "sdfg.tasklet" | "sdfg.map" | "sdfg.nested" => {}
+                            "sdfg.access" => {
+                                let (container, memlet) = destination(op, k)?;
+                                let (src, dst) =
+                                    (self.info(op, value)?, self.info(op, container)?);
+                                self.copy(op, &src, &dst, &memlet)?;
+                            }
+                            other => return fail(op, format!("exit entry {k} is written by '{other}', which the HLS emitter does not support yet")),
                         }
                     }
                 }
@@ -2083,17 +2218,23 @@ impl<'a> Emitter<'a> {
     /// An access node: copies into it and stores of tasklet outputs
     /// (scopes write through their exits).
     fn access(&mut self, access: Op<'a>) -> Result<'a, ()> {
+        self.bind_view(access)?;
         let dst = self.info(access, access.operands()[0])?;
         for edge in incoming_edges(access) {
             match edge.role {
                 EdgeRole::Input => {}
-                EdgeRole::After => continue,
-                _ => {
-                    return fail(
-                        access,
-                        "binds a view, which the HLS emitter does not support yet",
-                    )
-                }
+                EdgeRole::After | EdgeRole::Bind => continue,
+                _ => return fail(access, "has an edge the HLS emitter does not support"),
+            }
+            // A view's edge into the data it views binds it and moves
+            // nothing.
+            let binds_view = edge
+                .source
+                .defining_op()
+                .and_then(sdfg_dialect::view_write_back)
+                .is_some_and(|(user, _)| user == access);
+            if binds_view {
+                continue;
             }
             let Some(source) = edge.source.defining_op() else {
                 // A copy from the data a scope passes in.
@@ -2119,6 +2260,75 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Binds the views of the access nodes among `ops` before any of them
+    /// is emitted: a scope that writes a view comes before the node that
+    /// binds it to its data.
+    fn bind_views(&mut self, ops: &[Op<'a>]) -> Result<'a, ()> {
+        for op in ops.iter().filter(|o| o.is("sdfg.access")) {
+            self.bind_view(*op)?;
+        }
+        Ok(())
+    }
+
+    /// Where `access` is a node of a view, binds the view to the data it
+    /// views, as DaCe's code generator defines the view's pointer there:
+    /// from here on the view's elements are the viewed data's, from the
+    /// first element of the bound subset on, at the view's strides.
+    fn bind_view(&mut self, access: Op<'a>) -> Result<'a, ()> {
+        let container = access.operands()[0];
+        let Some((dace, layout)) = self.views.get(&key(&container)).cloned() else {
+            return Ok(());
+        };
+        let (source, subset) =
+            sdfg_dialect::view_binding(access, container).ok_or_else(|| Failure {
+                op: access,
+                message: format!("view '{dace}' is not bound to any data here"),
+            })?;
+        // A view of a view: that one is bound first.
+        if let Some(node) = source.defining_op().filter(|o| o.is("sdfg.access")) {
+            if node != access {
+                self.bind_view(node)?;
+            }
+        }
+        let before = std::mem::take(&mut self.used);
+        let viewed = self.info(access, source)?;
+        if !matches!(viewed.home, Home::Global | Home::Local(_)) {
+            return fail(
+                access,
+                format!(
+                    "view '{dace}' views '{}', which is not an array in memory",
+                    viewed.dace
+                ),
+            );
+        }
+        let base = if subset.is_empty() {
+            viewed.base.clone().unwrap_or_else(|| "0".into())
+        } else {
+            let subset = self.subset(access, &subset)?;
+            let first = self.element(access, &viewed, &subset.min_element())?;
+            first
+                .strip_prefix(&format!("{}[", viewed.name))
+                .and_then(|b| b.strip_suffix(']'))
+                .unwrap_or("0")
+                .to_string()
+        };
+        let uses = std::mem::replace(&mut self.used, before);
+        self.used.extend(uses.iter().cloned());
+        self.view_uses.insert(key(&container), uses);
+        self.by_name.insert(dace.clone(), key(&container));
+        self.containers.insert(
+            key(&container),
+            Info {
+                dace,
+                layout,
+                base: Some(format!("({base})")),
+                init: None,
+                ..viewed
+            },
+        );
         Ok(())
     }
 
@@ -2178,12 +2388,18 @@ impl<'a> Emitter<'a> {
         }
         // Loops over the source's points; the destination's point is the
         // one at the same row-major position.
+        // Inside a pipelined loop the copy is unrolled (HLS pipelines no
+        // loop inside a pipeline); elsewhere its innermost loop is
+        // pipelined.
         let counters: Vec<String> = src_dims.iter().map(|_| self.fresh("c")).collect();
+        let in_pipeline = !self.pipelines.is_empty();
         for (n, d) in counters.iter().zip(&src_dims) {
             let count = self.int(op, &size(&from, d))?;
             self.code
                 .open(format!("for (long long {n} = 0; {n} < {count}; ++{n}) {{"));
-            if n == counters.last().unwrap_or(n) {
+            if in_pipeline {
+                self.code.line("#pragma HLS UNROLL");
+            } else if n == counters.last().unwrap_or(n) {
                 self.code.line("#pragma HLS PIPELINE II=1");
             }
         }
