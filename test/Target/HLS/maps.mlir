@@ -6,7 +6,9 @@
 // (Min(M, 64) is at most 64); an unrolled map is unrolled, and the local
 // array it reads and writes is partitioned into registers. A map whose
 // inner maps are all unrolled is pipelined itself, and a local that one
-// processing element alone uses is that function's own. The two maps of
+// processing element alone uses is that function's own; its size,
+// Min(M, 8), is not a constant, so on-chip memory holds its bound, 8
+// elements. The two maps of
 // the state share no data, so they run as a DATAFLOW region.
 
 // CHECK-LABEL: static void add_{{[0-9]+}}(float *fpga_A, float *fpga_B, long long M, long long N) {
@@ -42,7 +44,7 @@
 
 // SIM: 2 outputs match
 sdfg.sdfg @maps(%A: !sdfg.array<f32 ["N", "M"]> as "A", %B: !sdfg.array<f32 ["N", "M"]> as "B", %C: !sdfg.array<f32 ["N", "8"]> as "C") symbols {M = i64, N = i64} {
-  %w = sdfg.alloc "w" : !sdfg.array<f32 ["8"]>
+  %w = sdfg.alloc "w" : !sdfg.array<f32 ["Min(M, 8)"]>
   sdfg.state @s {
     %a = sdfg.access %A : !sdfg.array<f32 ["N", "M"]>
     %m = sdfg.map "add" ["i" = "0:N", "j" = "0:Min(M, 64)"] ins("a" = %a["0:N, 0:M"] : !sdfg.array<f32 ["N", "M"]>) outs("B" : !sdfg.array<f32 ["N", "M"]>) {
@@ -59,7 +61,7 @@ sdfg.sdfg @maps(%A: !sdfg.array<f32 ["N", "M"]> as "A", %B: !sdfg.array<f32 ["N"
     %c = sdfg.access %C : !sdfg.array<f32 ["N", "8"]>
     %r = sdfg.map "rows" ["i" = "0:N"] ins("c" = %c["0:N, 0:8"] : !sdfg.array<f32 ["N", "8"]>) outs("C" : !sdfg.array<f32 ["N", "8"]>) {
     ^bb0(%ci: !sdfg.array<f32 ["N", "8"]>):
-      %load = sdfg.map "load" ["k" = "0:8"] unroll ins("c" = %ci["i, 0:8"] : !sdfg.array<f32 ["N", "8"]>) outs("w" : !sdfg.array<f32 ["8"]>) {
+      %load = sdfg.map "load" ["k" = "0:8"] unroll ins("c" = %ci["i, 0:8"] : !sdfg.array<f32 ["N", "8"]>) outs("w" : !sdfg.array<f32 ["Min(M, 8)"]>) {
       ^bb0(%ck: !sdfg.array<f32 ["N", "8"]>):
         %t = sdfg.tasklet "sq" ins("x" = %ck["i, k"] : !sdfg.array<f32 ["N", "8"]>) outs("y" : f32) {
         ^bb0(%x: f32):
@@ -68,10 +70,10 @@ sdfg.sdfg @maps(%A: !sdfg.array<f32 ["N", "M"]> as "A", %B: !sdfg.array<f32 ["N"
         }
         sdfg.exit ("w" = %t["k"] : f32)
       }
-      %wl = sdfg.access %w writes(%load["0:8"] : !sdfg.array<f32 ["8"]>) : !sdfg.array<f32 ["8"]>
-      %store = sdfg.map "store" ["k" = "0:8"] unroll ins("w" = %wl["0:8"] : !sdfg.array<f32 ["8"]>) outs("C" : !sdfg.array<f32 ["N", "8"]>) {
-      ^bb0(%wk: !sdfg.array<f32 ["8"]>):
-        %t = sdfg.tasklet "neg" ins("x" = %wk["7 - k"] : !sdfg.array<f32 ["8"]>) outs("y" : f32) {
+      %wl = sdfg.access %w writes(%load["0:8"] : !sdfg.array<f32 ["Min(M, 8)"]>) : !sdfg.array<f32 ["Min(M, 8)"]>
+      %store = sdfg.map "store" ["k" = "0:8"] unroll ins("w" = %wl["0:8"] : !sdfg.array<f32 ["Min(M, 8)"]>) outs("C" : !sdfg.array<f32 ["N", "8"]>) {
+      ^bb0(%wk: !sdfg.array<f32 ["Min(M, 8)"]>):
+        %t = sdfg.tasklet "neg" ins("x" = %wk["7 - k"] : !sdfg.array<f32 ["Min(M, 8)"]>) outs("y" : f32) {
         ^bb0(%x: f32):
           %y = arith.negf %x : f32
           sdfg.yield %y : f32
