@@ -2866,17 +2866,28 @@ impl<'a> Emitter<'a> {
             return fail(op, format!("reads scalar '{}' as an array", info.dace));
         }
         let rank = ty.matches('x').count();
-        let dims: Vec<usize> = if rank == subset.dims() {
-            (0..subset.dims()).collect()
+        // (range, coefficient multiplier) of each dimension the connector
+        // sees: a tiled subset is tile origins, then tiles (as DaCe views
+        // it); otherwise its ranges, those of size 1 dropped where the
+        // connector has fewer dimensions (DaCe squeezes them).
+        let dims: Vec<(usize, bool)> = if subset.is_tiled() {
+            subset
+                .data_dims()
+                .into_iter()
+                .map(|d| (d.range, d.tile))
+                .collect()
+        } else if rank == subset.dims() {
+            (0..subset.dims()).map(|d| (d, false)).collect()
         } else {
             (0..subset.dims())
                 .filter(|d| subset.ranges()[*d].size().as_int() != Some(1))
+                .map(|d| (d, false))
                 .collect()
         };
         if dims.len() != rank {
             return fail(
                 op,
-                format!("reads a window of {} dimensions as `{ty}`", subset.dims()),
+                format!("reads a window of {} dimensions as `{ty}`", dims.len()),
             );
         }
         let first = self.element(op, info, &subset.min_element())?;
@@ -2886,9 +2897,13 @@ impl<'a> Emitter<'a> {
             .unwrap_or("0")
             .to_string();
         let mut coefficients = Vec::new();
-        for d in dims {
+        for (d, tile) in dims {
             let (stride, _) = stride_and_offset(&info.layout, d);
-            let step = subset.ranges()[d].step.clone();
+            let step = if tile {
+                Expr::int(1)
+            } else {
+                subset.ranges()[d].step.clone()
+            };
             coefficients.push(self.int(op, &Expr::mul(&step, &stride))?);
         }
         Ok(Window {
