@@ -581,6 +581,7 @@ const SYNTHESIZED: &[(&str, &str)] = &[
     ("test/Target/HLS/copies.mlir", "sdfg-fpga-transform"),
     ("test/Target/HLS/jumps.mlir", "sdfg-fpga-transform"),
     ("test/Target/HLS/windows.mlir", "sdfg-fpga-transform"),
+    ("test/Target/HLS/consume-chunks.mlir", "sdfg-fpga-transform"),
     (
         "test/Transforms/fpga-transform-streaming.mlir",
         "sdfg-fpga-transform{streaming-composition=true stream-depth=4}",

@@ -1665,12 +1665,20 @@ impl<'a> Emitter<'a> {
     /// element's index is 0. Elements the body pushes back to the stream
     /// are taken too.
     fn consume(&mut self, consume: Op<'a>) -> Result<'a, ()> {
-        if sdfg_dialect::consume_chunk_size(consume).is_some() {
-            return fail(
-                consume,
-                "takes chunks of elements, which the HLS emitter does not support yet",
-            );
-        }
+        let chunk = match sdfg_dialect::consume_chunk_size(consume) {
+            Some(text) => {
+                let size = parse(text).map_err(|e| Failure {
+                    op: consume,
+                    message: format!("chunk size `{text}`: {e}"),
+                })?;
+                let size = size.as_int().filter(|n| *n > 0).ok_or_else(|| Failure {
+                    op: consume,
+                    message: format!("chunk size `{text}` is not a positive constant, which on-chip memory needs"),
+                })?;
+                Some(size)
+            }
+            None => None,
+        };
         let stream = consume.operand_segment(0);
         let [stream] = stream.as_slice() else {
             return fail(consume, "has no stream");
@@ -1689,7 +1697,9 @@ impl<'a> Emitter<'a> {
         let pe = consume.str_attr("pe").unwrap_or("p").to_string();
         self.params.push((pe, "0".into()));
         self.code.open("for (;;) {");
-        self.code.line("#pragma HLS PIPELINE");
+        if chunk.is_none() {
+            self.code.line("#pragma HLS PIPELINE");
+        }
         if let Some(condition) = consume
             .str_attr("quiescence")
             .filter(|c| !c.trim().is_empty())
@@ -1698,12 +1708,54 @@ impl<'a> Emitter<'a> {
             self.code.line(format!("if ({c}) break;"));
         }
         self.code.line(format!("if ({queue}.empty()) break;"));
-        let element = self.fresh("element");
         let elem_ty = info.ty.clone();
-        self.code
-            .line(format!("const {elem_ty} {element} = {queue}.read();"));
-        if let Some(arg) = consume.region_args(0).first() {
-            self.values.insert(key(arg), element);
+        match (chunk, consume.region_args(0).first()) {
+            // A chunk: up to its size of elements into an array, and how
+            // many in `__dace_<label>_numelems` (DaCe's Consume<CHUNKSIZE>).
+            (Some(size), Some(arg)) => {
+                let elements = self.fresh("chunk");
+                let count = self.fresh("numelems");
+                let k = self.fresh("k");
+                self.code.line(format!("{elem_ty} {elements}[{size}];"));
+                self.code.line(format!("long long {count} = 0;"));
+                self.code
+                    .open(format!("for (long long {k} = 0; {k} < {size}; ++{k}) {{"));
+                self.code.line("#pragma HLS PIPELINE II=1");
+                self.code.line(format!("if ({queue}.empty()) break;"));
+                self.code
+                    .line(format!("{elements}[{count}] = {queue}.read();"));
+                self.code.line(format!("{count} += 1;"));
+                self.code.close();
+                let label = consume.str_attr("label").unwrap_or_default();
+                self.params
+                    .push((sdfg_dialect::chunk_count_symbol(label), count));
+                let chunk_layout = layout(arg.ty()).map_err(|m| Failure {
+                    op: consume,
+                    message: format!("the chunk: {m}"),
+                })?;
+                self.containers.insert(
+                    key(arg),
+                    Info {
+                        name: elements,
+                        dace: format!("{} chunk", info.dace),
+                        ty: elem_ty,
+                        layout: chunk_layout,
+                        home: Home::Local(size),
+                        partition: false,
+                        base: None,
+                        kernel_level: false,
+                        init: None,
+                    },
+                );
+            }
+            (_, arg) => {
+                let element = self.fresh("element");
+                self.code
+                    .line(format!("const {elem_ty} {element} = {queue}.read();"));
+                if let Some(arg) = arg {
+                    self.values.insert(key(arg), element);
+                }
+            }
         }
         for op in consume.region_ops(0) {
             match op.name() {
