@@ -921,3 +921,12 @@ pub fn view_write_back(view: Op<'_>) -> Option<(Op<'_>, String)> {
         Some((user, memlet.other.unwrap_or(memlet.subset)))
     })
 }
+
+/// Whether the edge from `source` into `access` is a view's edge into the
+/// data it is written back into: it binds the view and moves nothing.
+pub fn binds_view(source: Val<'_>, access: Op<'_>) -> bool {
+    source
+        .defining_op()
+        .and_then(view_write_back)
+        .is_some_and(|(user, _)| user == access)
+}

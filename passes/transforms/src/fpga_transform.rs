@@ -755,10 +755,7 @@ fn composition(alloc: Op<'_>) -> Option<Composition<'_>> {
 fn apply_composition(alloc: Op<'_>, c: Composition<'_>, depth: i64) -> Result<(), String> {
     let array = alloc.results()[0];
     let container = Container::from_type(array.ty()).ok_or("not a container")?;
-    let element = sdfg_dialect::ir::type_to_string(container.element.0);
-    let text = format!("!sdfg.stream<{element} buffer \"{depth}\" storage FPGA_Local>");
-    let stream =
-        rewrite::parse_type(alloc, &text).ok_or_else(|| format!("type `{text}` does not parse"))?;
+    let stream = stream_type(alloc, container.element.0, depth)?;
     let volume = container.shape.join(" * ");
     let pushed = Memlet {
         volume: Some(if volume.is_empty() {
@@ -1119,11 +1116,73 @@ fn element_mover<'a>(
     Ok(scope)
 }
 
+/// The stream a reader or writer moves an array's elements through.
+struct NewStream<'a> {
+    /// The array's name.
+    name: String,
+    /// The stream's name.
+    stream_name: String,
+    /// The element type.
+    element: MlirType,
+    /// The stream's type: `depth` elements in on-chip memory.
+    ty: MlirType,
+    /// Its container.
+    value: Val<'a>,
+}
+
+impl<'a> NewStream<'a> {
+    /// A new stream `<array>_stream` of `array`'s elements in `sdfg`.
+    fn of(sdfg: Op<'a>, anchor: Op<'a>, array: Val<'a>, depth: i64) -> Result<Self, String> {
+        let name = container_name(array).unwrap_or_else(|| "data".into());
+        let element = Container::from_type(array.ty())
+            .ok_or("not a container")?
+            .element
+            .0;
+        let ty = stream_type(anchor, element, depth)?;
+        let stream_name = fresh_name(sdfg, &format!("{name}_stream"));
+        let value =
+            rewrite::create_alloc(sdfg, &stream_name, ty).ok_or("the stream could not be made")?;
+        Ok(NewStream {
+            name,
+            stream_name,
+            element,
+            ty,
+            value,
+        })
+    }
+}
+
 /// A stream of `element`s, `depth` deep, in on-chip memory.
 fn stream_type(anchor: Op<'_>, element: MlirType, depth: i64) -> Result<MlirType, String> {
     let element = sdfg_dialect::ir::type_to_string(element);
     let text = format!("!sdfg.stream<{element} buffer \"{depth}\" storage FPGA_Local>");
     rewrite::parse_type(anchor, &text).ok_or_else(|| format!("type `{text}` does not parse"))
+}
+
+/// An access node of `stream`, before `before`, that `producer` writes
+/// `pushed` into.
+fn stream_access<'a>(
+    before: Op<'a>,
+    stream: Val<'a>,
+    producer: Val<'a>,
+    pushed: &Memlet,
+) -> Result<Op<'a>, String> {
+    let ctx = before.context();
+    rewrite::create_op_before(
+        before,
+        "sdfg.access",
+        &[stream, producer],
+        &[
+            ("write_memlets", array_of(ctx, &[pushed.to_attr(ctx)])),
+            (
+                "operandSegmentSizes",
+                rewrite::segment_sizes(before, &[1, 1, 0, 0]),
+            ),
+        ],
+        &[stream.ty()],
+        None,
+    )
+    .ok_or_else(|| "the stream's access node could not be made".to_string())
 }
 
 /// The number of iterations of `map`, as a memlet that moves them all
@@ -1148,18 +1207,10 @@ fn all_iterations(map: Op<'_>) -> Memlet {
 /// Adds the reader of `plan` and its stream; returns the array's name.
 fn add_reader(sdfg: Op<'_>, plan: Reader<'_>, depth: i64) -> Result<String, String> {
     let map = plan.map;
-    let ctx = map.context();
     let source = map.operand_segment(0)[plan.operand];
-    let array = sdfg_dialect::underlying_container(source);
-    let name = container_name(array).unwrap_or_else(|| "data".into());
-    let element = Container::from_type(array.ty())
-        .ok_or("not a container")?
-        .element
-        .0;
-    let stream_ty = stream_type(map, element, depth)?;
-    let stream_name = fresh_name(sdfg, &format!("{name}_stream"));
-    let stream = rewrite::create_alloc(sdfg, &stream_name, stream_ty)
-        .ok_or("the stream could not be made")?;
+    let new = NewStream::of(sdfg, map, sdfg_dialect::underlying_container(source), depth)?;
+    let (name, stream_name, stream_ty) = (new.name, new.stream_name, new.ty);
+    let (element, stream) = (new.element, new.value);
     let pushed = all_iterations(map);
     // The reader: the map's ranges, one element read and pushed per
     // iteration.
@@ -1180,21 +1231,7 @@ fn add_reader(sdfg: Op<'_>, plan: Reader<'_>, depth: i64) -> Result<String, Stri
             result: stream_ty,
         },
     )?;
-    let access = rewrite::create_op_before(
-        map,
-        "sdfg.access",
-        &[stream, reader.results()[0]],
-        &[
-            ("write_memlets", array_of(ctx, &[pushed.to_attr(ctx)])),
-            (
-                "operandSegmentSizes",
-                rewrite::segment_sizes(map, &[1, 1, 0, 0]),
-            ),
-        ],
-        &[stream_ty],
-        None,
-    )
-    .ok_or("the stream's access node could not be made")?;
+    let access = stream_access(map, stream, reader.results()[0], &pushed)?;
     // The map pops it.
     rewrite::set_operand(map, plan.operand, access.results()[0]);
     sdfg_dialect::set_memlet_at(map, plan.operand, &pushed);
@@ -1208,16 +1245,9 @@ fn add_reader(sdfg: Op<'_>, plan: Reader<'_>, depth: i64) -> Result<String, Stri
 fn add_writer(sdfg: Op<'_>, plan: Writer<'_>, depth: i64) -> Result<String, String> {
     let map = plan.map;
     let ctx = map.context();
-    let array = plan.access.operands()[0];
-    let name = container_name(array).unwrap_or_else(|| "data".into());
-    let element = Container::from_type(array.ty())
-        .ok_or("not a container")?
-        .element
-        .0;
-    let stream_ty = stream_type(map, element, depth)?;
-    let stream_name = fresh_name(sdfg, &format!("{name}_stream"));
-    let stream = rewrite::create_alloc(sdfg, &stream_name, stream_ty)
-        .ok_or("the stream could not be made")?;
+    let new = NewStream::of(sdfg, map, plan.access.operands()[0], depth)?;
+    let (name, stream_name, stream_ty) = (new.name, new.stream_name, new.ty);
+    let (element, stream) = (new.element, new.value);
     let pushed = all_iterations(map);
     let produced = map.results()[plan.result];
     let array_ty = produced.ty();
@@ -1226,21 +1256,7 @@ fn add_writer(sdfg: Op<'_>, plan: Writer<'_>, depth: i64) -> Result<String, Stri
     let written = Memlet::from_attr(memlets[plan.entry]).ok_or("the exit has no memlet")?;
     memlets[plan.entry] = Memlet::plain("0").to_attr(ctx);
     plan.exit.set_attr("memlets", array_of(ctx, &memlets));
-    let access = rewrite::create_op_before(
-        plan.access,
-        "sdfg.access",
-        &[stream, produced],
-        &[
-            ("write_memlets", array_of(ctx, &[pushed.to_attr(ctx)])),
-            (
-                "operandSegmentSizes",
-                rewrite::segment_sizes(map, &[1, 1, 0, 0]),
-            ),
-        ],
-        &[stream_ty],
-        None,
-    )
-    .ok_or("the stream's access node could not be made")?;
+    let access = stream_access(plan.access, stream, produced, &pushed)?;
     // The writer: the map's ranges, one element popped and stored per
     // iteration where the map stored it.
     let writer = element_mover(

@@ -520,12 +520,7 @@ impl<'a> Function<'a, '_> {
                     self.store(access, env, &ssa, &elem, &data, &subset, wcr, parallel)?;
                 }
                 Lowered::Data(source) => {
-                    let binds_view = edge
-                        .source
-                        .defining_op()
-                        .and_then(sdfg_dialect::view_write_back)
-                        .is_some_and(|(user, _)| user == access);
-                    if binds_view {
+                    if sdfg_dialect::binds_view(edge.source, access) {
                         continue;
                     }
                     if edge

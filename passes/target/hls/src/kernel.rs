@@ -2280,12 +2280,7 @@ impl<'a> Emitter<'a> {
             }
             // A view's edge into the data it views binds it and moves
             // nothing.
-            let binds_view = edge
-                .source
-                .defining_op()
-                .and_then(sdfg_dialect::view_write_back)
-                .is_some_and(|(user, _)| user == access);
-            if binds_view {
+            if sdfg_dialect::binds_view(edge.source, access) {
                 continue;
             }
             let Some(source) = edge.source.defining_op() else {
