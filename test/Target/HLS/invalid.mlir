@@ -38,6 +38,38 @@ sdfg.sdfg @python(%A: !sdfg.array<f64 ["4"] storage FPGA_Global> as "A") {
 
 // -----
 
+// C++ tasklet code that allocates memory, or uses a standard container,
+// is refused: it is written as it is, and HLS cannot synthesize it.
+sdfg.sdfg @cpp_malloc(%A: !sdfg.array<f64 ["4"] storage FPGA_Global> as "A") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4"] storage FPGA_Global>
+    %m = sdfg.map "m" ["i" = "0:4"] schedule FPGA_Device ins("a" = %a["0:4"] : !sdfg.array<f64 ["4"] storage FPGA_Global>) outs("A" : !sdfg.array<f64 ["4"] storage FPGA_Global>) {
+    ^bb0(%ai: !sdfg.array<f64 ["4"] storage FPGA_Global>):
+      // expected-error @+1 {{has C++ code that allocates memory dynamically (`malloc`), which HLS cannot synthesize}}
+      %t = sdfg.tasklet "t" ins("x" = %ai["i"] : !sdfg.array<f64 ["4"] storage FPGA_Global>) outs("y" : f64) code cpp "double *p = (double *)malloc(8); *p = x; y = *p;"
+      sdfg.exit ("A" = %t["i"] : f64)
+    }
+    %w = sdfg.access %A writes(%m["0:4"] : !sdfg.array<f64 ["4"] storage FPGA_Global>) : !sdfg.array<f64 ["4"] storage FPGA_Global>
+  }
+}
+
+// -----
+
+sdfg.sdfg @cpp_vector(%A: !sdfg.array<f64 ["4"] storage FPGA_Global> as "A") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4"] storage FPGA_Global>
+    %m = sdfg.map "m" ["i" = "0:4"] schedule FPGA_Device ins("a" = %a["0:4"] : !sdfg.array<f64 ["4"] storage FPGA_Global>) outs("A" : !sdfg.array<f64 ["4"] storage FPGA_Global>) {
+    ^bb0(%ai: !sdfg.array<f64 ["4"] storage FPGA_Global>):
+      // expected-error @+1 {{has C++ code that uses `std::vector`, a container HLS cannot synthesize}}
+      %t = sdfg.tasklet "t" ins("x" = %ai["i"] : !sdfg.array<f64 ["4"] storage FPGA_Global>) outs("y" : f64) code cpp "std::vector<double> v(1, x); y = v[0];"
+      sdfg.exit ("A" = %t["i"] : f64)
+    }
+    %w = sdfg.access %A writes(%m["0:4"] : !sdfg.array<f64 ["4"] storage FPGA_Global>) : !sdfg.array<f64 ["4"] storage FPGA_Global>
+  }
+}
+
+// -----
+
 // On-chip memory needs a size known at synthesis, or a bound on it (N has
 // none).
 sdfg.sdfg @dynamic_local(%A: !sdfg.array<f64 ["N"] storage FPGA_Global> as "A") symbols {N = i64} {

@@ -2584,6 +2584,36 @@ impl<'a> Emitter<'a> {
                 "has foreign Python code, which HLS cannot synthesize; translate it to an MLIR body first",
             );
         }
+        // C++ code is written as it is: what HLS cannot synthesize in it is
+        // refused here.
+        if let Some(code) = tasklet.str_attr("code").filter(|_| !tasklet.has_body(0)) {
+            const DYNAMIC: [&str; 6] = ["new", "delete", "malloc", "calloc", "realloc", "free"];
+            if let Some(word) =
+                sdfg_dialect::identifiers(code).find(|w| DYNAMIC.contains(&w.as_str()))
+            {
+                return fail(
+                    tasklet,
+                    format!("has C++ code that allocates memory dynamically (`{word}`), which HLS cannot synthesize"),
+                );
+            }
+            if let Some(container) = [
+                "std::vector",
+                "std::map",
+                "std::list",
+                "std::string",
+                "std::deque",
+            ]
+            .into_iter()
+            .find(|c| code.contains(c))
+            {
+                return fail(
+                    tasklet,
+                    format!(
+                        "has C++ code that uses `{container}`, a container HLS cannot synthesize"
+                    ),
+                );
+            }
+        }
         let mut outputs = Vec::new();
         for (k, result) in tasklet.results().into_iter().enumerate() {
             if is_ref(k) {
