@@ -36,6 +36,8 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_transforms::remove_unused_containers::REGISTRATION,
     &sdfg_transforms::remove_unused_symbols::REGISTRATION,
     &sdfg_transforms::maps::tiling::REGISTRATION,
+    &sdfg_transforms::maps::accumulate::REGISTRATION,
+    &sdfg_transforms::maps::accumulate::WCR_TILING,
     &sdfg_transforms::maps::expansion::REGISTRATION,
     &sdfg_transforms::maps::collapse::REGISTRATION,
     &sdfg_transforms::maps::interchange::REGISTRATION,

@@ -40,22 +40,29 @@
 //!    between fused maps becomes a scalar or a small local buffer.
 //! 8. `sdfg-simplify` again: fusion leaves transients that nothing reads
 //!    any more and states that became empty.
-//! 9. `sdfg-map-collapse` again, as DaCe does after its WCR tiling:
-//!    fusion can leave a map that holds only another map.
-//! 10. The fast library implementations last (DaCe's
+//! 9. `sdfg-wcr-tiling` (DaCe's `tile_wcrs`): a parallel map that
+//!    resolves writes into elements all its iterations share is tiled,
+//!    and each tile accumulates in a transient that it resolves into the
+//!    data once, instead of one atomic update per element. It comes after
+//!    fusion, which decides what the maps are, and before the last
+//!    collapse, as in DaCe.
+//! 10. `sdfg-map-collapse` again, as DaCe does after its WCR tiling:
+//!     fusion can leave a map that holds only another map.
+//! 11. The fast library implementations last (DaCe's
 //!     `set_fast_implementations`): the BLAS nodes (`MatMul`, `Gemm`,
 //!     `Gemv`, `Dot`) get the implementation `OpenBLAS`, which the
 //!     lowering turns into CBLAS calls. It comes after the dataflow steps
 //!     because it changes no graph, only how a node is lowered.
 //!
 //! DaCe's other steps and where they stand here: moving loops into maps
-//! and WCR tiling are not applied yet; transient placement
+//! is not applied yet; transient placement
 //! (small arrays on the stack, transients per map iteration) is the
 //! lowering's own, as `docs/Lowering.md` says.
 
 use crate::branch_raising::raise_branches;
 use crate::loop_raising::raise_loops;
 use crate::loop_to_map::loops_to_maps;
+use crate::maps::accumulate::WcrTiling;
 use crate::maps::collapse::MapCollapse;
 use crate::maps::fusion::MapFusion;
 use crate::simplify::simplify;
@@ -66,7 +73,7 @@ use sdfg_dialect::rewrite;
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-auto-optimize",
-    summary: "Optimize for the CPU without guidance, as DaCe's auto_optimize: propagate memlets, simplify, raise loops and turn independent ones into maps, simplify, collapse and fuse maps, simplify, collapse, and use CBLAS for the BLAS library nodes",
+    summary: "Optimize for the CPU without guidance, as DaCe's auto_optimize: propagate memlets, simplify, raise loops and turn independent ones into maps, simplify, collapse and fuse maps, simplify, tile shared reductions, collapse, and use CBLAS for the BLAS library nodes",
     op_name: "builtin.module",
     create: || Box::new(AutoOptimize),
 };
@@ -112,6 +119,7 @@ pub fn auto_optimize(module: Op<'_>) -> Result<(), Diagnosed> {
     }
     .run(module)?;
     simplify(module);
+    WcrTiling::default().run(module)?;
     MapCollapse::default().run(module)?;
     use_fast_implementations(module);
     Ok(())

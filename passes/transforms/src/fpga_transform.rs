@@ -243,9 +243,12 @@ pub fn fpga_transform(sdfg: Op<'_>) -> Result<(), Refusal> {
             .unwrap_or_else(|| format!("arg{k}"));
         let written = used.iter().any(|a| !a.operand_segment(1).is_empty());
         // Made with the host's type, then moved with its whole flow.
-        let device =
-            rewrite::create_alloc(sdfg, &fresh_name(sdfg, &format!("fpga_{name}")), arg.ty())
-                .ok_or_else(|| failed("a device array"))?;
+        let device = rewrite::create_alloc(
+            sdfg,
+            &crate::fresh_name(sdfg, &format!("fpga_{name}")),
+            arg.ty(),
+        )
+        .ok_or_else(|| failed("a device array"))?;
         rewrite::replace_uses_inside(arg, device, kernel);
         set_storage(device, storage("FPGA_Global")).map_err(Refusal::Failed)?;
         copies.push((arg, device, written));
@@ -304,8 +307,8 @@ pub fn fpga_transform(sdfg: Op<'_>) -> Result<(), Refusal> {
 
     // The copies in and out, around the kernel.
     let kernel_name = kernel.symbol_name().unwrap_or_default().to_string();
-    let pre_name = fresh_name(sdfg, &format!("pre_{label}"));
-    let post_name = fresh_name(sdfg, &format!("post_{label}"));
+    let pre_name = crate::fresh_name(sdfg, &format!("pre_{label}"));
+    let post_name = crate::fresh_name(sdfg, &format!("post_{label}"));
     let pre = rewrite::create_state_before(kernel, &pre_name)
         .ok_or_else(|| failed("the copy-in state"))?;
     for (host, device, _) in &copies {
@@ -418,32 +421,6 @@ fn check_applies(sdfg: Op<'_>) -> Result<(), Refusal> {
         }
     }
     Ok(())
-}
-
-/// A block or container name not yet used in `sdfg`.
-fn fresh_name(sdfg: Op<'_>, base: &str) -> String {
-    let taken = crate::mentioned_names(sdfg);
-    let declared: std::collections::HashSet<String> = sdfg
-        .descendants()
-        .into_iter()
-        .filter_map(|o| {
-            o.symbol_name()
-                .map(String::from)
-                .or_else(|| o.str_attr("name").map(String::from))
-        })
-        .chain(
-            sdfg.str_array_attr("arg_names")
-                .into_iter()
-                .map(String::from),
-        )
-        .collect();
-    let mut name = base.to_string();
-    let mut n = 0;
-    while taken.contains(&name) || declared.contains(&name) {
-        n += 1;
-        name = format!("{base}_{n}");
-    }
-    name
 }
 
 /// Adds to `state` a copy of the whole of `from` into `to` (same shape).
@@ -689,18 +666,9 @@ fn composition(alloc: Op<'_>) -> Option<Composition<'_>> {
         .map(|((c, _), (p, _))| (c.clone(), sdfg_symbolic::Expr::symbol(p)))
         .collect();
     // One exit entry of the producer writes it, from a tasklet.
-    let exit = producer
-        .region_ops(0)
-        .into_iter()
-        .find(|o| o.is("sdfg.exit"))?;
+    let exit = crate::scope_exit(producer)?;
     let out_name = producer.str_array_attr("out_names").get(result).copied()?;
-    let entries: Vec<usize> = exit
-        .str_array_attr("names")
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| **n == out_name)
-        .map(|(k, _)| k)
-        .collect();
+    let entries = crate::exit_entries(exit, out_name);
     let [entry] = entries.as_slice() else {
         return None;
     };
@@ -955,7 +923,7 @@ struct Writer<'a> {
 }
 
 fn writers(map: Op<'_>) -> Vec<Writer<'_>> {
-    let Some(exit) = map.region_ops(0).into_iter().find(|o| o.is("sdfg.exit")) else {
+    let Some(exit) = crate::scope_exit(map) else {
         return Vec::new();
     };
     let read: Vec<Val<'_>> = map
@@ -963,7 +931,6 @@ fn writers(map: Op<'_>) -> Vec<Writer<'_>> {
         .into_iter()
         .map(sdfg_dialect::underlying_container)
         .collect();
-    let names = exit.str_array_attr("names");
     let memlets = exit.array_attr("memlets");
     let mut plans = Vec::new();
     for (result, out_name) in map.str_array_attr("out_names").iter().enumerate() {
@@ -982,9 +949,7 @@ fn writers(map: Op<'_>) -> Vec<Writer<'_>> {
         {
             continue;
         }
-        let entries: Vec<usize> = (0..names.len())
-            .filter(|k| names[*k] == *out_name)
-            .collect();
+        let entries = crate::exit_entries(exit, out_name);
         let [entry] = entries.as_slice() else {
             continue;
         };
@@ -1139,7 +1104,7 @@ impl<'a> NewStream<'a> {
             .element
             .0;
         let ty = stream_type(anchor, element, depth)?;
-        let stream_name = fresh_name(sdfg, &format!("{name}_stream"));
+        let stream_name = crate::fresh_name(sdfg, &format!("{name}_stream"));
         let value =
             rewrite::create_alloc(sdfg, &stream_name, ty).ok_or("the stream could not be made")?;
         Ok(NewStream {
@@ -1157,32 +1122,6 @@ fn stream_type(anchor: Op<'_>, element: MlirType, depth: i64) -> Result<MlirType
     let element = sdfg_dialect::ir::type_to_string(element);
     let text = format!("!sdfg.stream<{element} buffer \"{depth}\" storage FPGA_Local>");
     rewrite::parse_type(anchor, &text).ok_or_else(|| format!("type `{text}` does not parse"))
-}
-
-/// An access node of `stream`, before `before`, that `producer` writes
-/// `pushed` into.
-fn stream_access<'a>(
-    before: Op<'a>,
-    stream: Val<'a>,
-    producer: Val<'a>,
-    pushed: &Memlet,
-) -> Result<Op<'a>, String> {
-    let ctx = before.context();
-    rewrite::create_op_before(
-        before,
-        "sdfg.access",
-        &[stream, producer],
-        &[
-            ("write_memlets", array_of(ctx, &[pushed.to_attr(ctx)])),
-            (
-                "operandSegmentSizes",
-                rewrite::segment_sizes(before, &[1, 1, 0, 0]),
-            ),
-        ],
-        &[stream.ty()],
-        None,
-    )
-    .ok_or_else(|| "the stream's access node could not be made".to_string())
 }
 
 /// The number of iterations of `map`, as a memlet that moves them all
@@ -1231,7 +1170,7 @@ fn add_reader(sdfg: Op<'_>, plan: Reader<'_>, depth: i64) -> Result<String, Stri
             result: stream_ty,
         },
     )?;
-    let access = stream_access(map, stream, reader.results()[0], &pushed)?;
+    let access = crate::write_node(map, stream, reader.results()[0], &pushed)?;
     // The map pops it.
     rewrite::set_operand(map, plan.operand, access.results()[0]);
     sdfg_dialect::set_memlet_at(map, plan.operand, &pushed);
@@ -1256,7 +1195,7 @@ fn add_writer(sdfg: Op<'_>, plan: Writer<'_>, depth: i64) -> Result<String, Stri
     let written = Memlet::from_attr(memlets[plan.entry]).ok_or("the exit has no memlet")?;
     memlets[plan.entry] = Memlet::plain("0").to_attr(ctx);
     plan.exit.set_attr("memlets", array_of(ctx, &memlets));
-    let access = stream_access(plan.access, stream, produced, &pushed)?;
+    let access = crate::write_node(plan.access, stream, produced, &pushed)?;
     // The writer: the map's ranges, one element popped and stored per
     // iteration where the map stored it.
     let writer = element_mover(

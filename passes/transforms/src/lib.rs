@@ -195,3 +195,70 @@ pub(crate) fn substitute(text: &str, values: &HashMap<&str, &str>) -> String {
     flush(&mut word, &mut out, before_word);
     out
 }
+
+/// A block or container name not yet used in `sdfg`.
+pub(crate) fn fresh_name(sdfg: Op<'_>, base: &str) -> String {
+    let taken = crate::mentioned_names(sdfg);
+    let declared: std::collections::HashSet<String> = sdfg
+        .descendants()
+        .into_iter()
+        .filter_map(|o| {
+            o.symbol_name()
+                .map(String::from)
+                .or_else(|| o.str_attr("name").map(String::from))
+        })
+        .chain(
+            sdfg.str_array_attr("arg_names")
+                .into_iter()
+                .map(String::from),
+        )
+        .collect();
+    let mut name = base.to_string();
+    let mut n = 0;
+    while taken.contains(&name) || declared.contains(&name) {
+        n += 1;
+        name = format!("{base}_{n}");
+    }
+    name
+}
+
+/// The `sdfg.exit` of a scope (map or consume).
+pub(crate) fn scope_exit(scope: Op<'_>) -> Option<Op<'_>> {
+    scope.region_ops(0).into_iter().find(|o| o.is("sdfg.exit"))
+}
+
+/// The entries of `exit` that write the scope's output `name`.
+pub(crate) fn exit_entries(exit: Op<'_>, name: &str) -> Vec<usize> {
+    exit.str_array_attr("names")
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n == name)
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// An access node of `container`, before `before`, into which `producer`
+/// (a scope's result or another node) writes through `memlet`.
+pub(crate) fn write_node<'a>(
+    before: Op<'a>,
+    container: Val<'a>,
+    producer: Val<'a>,
+    memlet: &sdfg_dialect::Memlet,
+) -> Result<Op<'a>, String> {
+    let ctx = before.context();
+    rewrite::create_op_before(
+        before,
+        "sdfg.access",
+        &[container, producer],
+        &[
+            ("write_memlets", array_of(ctx, &[memlet.to_attr(ctx)])),
+            (
+                "operandSegmentSizes",
+                rewrite::segment_sizes(before, &[1, 1, 0, 0]),
+            ),
+        ],
+        &[container.ty()],
+        None,
+    )
+    .ok_or_else(|| "an access node could not be made".to_string())
+}

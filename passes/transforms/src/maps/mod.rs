@@ -27,6 +27,7 @@
 //! its container's bounds); nothing around them changes. The lit tests run each program before and after with
 //! `sdfg-run` and compare.
 
+pub mod accumulate;
 pub mod collapse;
 pub mod expansion;
 pub mod fusion;
