@@ -7,11 +7,11 @@
 // RUN: %python %S/../Target/HLS/Inputs/compare.py %t/before %t/after | FileCheck %s --check-prefix=SAME
 // SAME: 2 outputs match
 
-// DaCe's tile_wcrs: a parallel map whose resolved writes all its
-// iterations share (a sum and a product into S, a column maximum into R
-// that every i shares) is tiled, and the map over one tile resolves into
-// accumulators that start at the identities (0, 1, -inf); each tile
-// resolves its accumulator into the data once. The numbers are the same
+// DaCe's tile_wcrs: a parallel map whose resolved writes its iterations
+// share (a sum and a product into S, a column maximum into R that every i
+// shares) is tiled in the parameters that share, and the map over one
+// tile resolves into accumulators that start at the identities (0, 1,
+// -inf); each tile resolves its accumulator into the data once. The numbers are the same
 // up to the order of the additions (the compare above).
 // CHECK-LABEL: sdfg.sdfg @tile_shared_reductions
 // CHECK: sdfg.map "total" ["tile_i" = "0:N:4"]
@@ -25,11 +25,15 @@
 // CHECK: %[[S1:.*]] = sdfg.access %S_acc writes(%[[T]]#0["0", wcr sum] : !sdfg.array<f64 ["1"]>)
 // CHECK: %[[P1:.*]] = sdfg.access %S2_acc writes(%[[T]]#1["0", wcr product] : !sdfg.array<f64 ["1"]>)
 // CHECK: sdfg.exit("S" = %[[S1]]["0" -> "0", wcr sum] : !sdfg.array<f64 ["1"]>, "S2" = %[[P1]]["0" -> "1", wcr product] : !sdfg.array<f64 ["1"]>)
-// CHECK: sdfg.map "cols" ["tile_i0" = "0:N:4"]
+// The column maximum: j gives each iteration an element of its own, so
+// the outer map keeps j as it is and runs over tiles of i; each tile
+// accumulates one element from -inf.
+// CHECK: sdfg.map "cols" ["tile_i0" = "0:N:4", "j" = "0:4"]
+// CHECK: sdfg.map "init_R_acc" ["__acc0" = "0:1"]
 // CHECK: arith.constant 0xFFF0000000000000 : f64
-// CHECK: sdfg.map "cols" ["i" = "tile_i0:Min(tile_i0 + 4, N)", "j" = "0:4"] schedule Sequential
-// CHECK: sdfg.exit("R" = %{{.*}}["j", wcr max] : f64)
-// CHECK: sdfg.exit("R" = %{{.*}}["0:4" -> "0:4", wcr max] : !sdfg.array<f64 ["4"]>)
+// CHECK: sdfg.map "cols" ["i" = "tile_i0:Min(tile_i0 + 4, N)"] schedule Sequential
+// CHECK: sdfg.exit("R" = %{{.*}}["0", wcr max] : f64)
+// CHECK: sdfg.exit("R" = %{{.*}}["0" -> "j", wcr max] : !sdfg.array<f64 ["1"]>)
 // BAD: tile-size `0` is not a positive integer
 sdfg.sdfg @tile_shared_reductions(%A: !sdfg.array<f64 ["N"]> as "A", %S: !sdfg.array<f64 ["2"]> as "S", %M: !sdfg.array<f64 ["N", "4"]> as "M", %R: !sdfg.array<f64 ["4"]> as "R") symbols {N = i64} {
   sdfg.state @s {

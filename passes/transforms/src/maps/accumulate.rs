@@ -39,10 +39,13 @@
 //! (the outer scope's exit, or an access node beside the map).
 //!
 //! `sdfg-wcr-tiling{tile-size=T}` first tiles the outermost parallel maps
-//! whose resolved writes do not move with every parameter (each iteration
-//! would otherwise resolve into the same elements) with
-//! [`super::tiling::tile_map`], then gives the map over one tile its
-//! accumulators, as DaCe's `tile_wcrs` does.
+//! whose resolved writes do not move with every parameter (iterations
+//! would otherwise resolve into the same elements), then gives the map
+//! over one tile its accumulators, as DaCe's `tile_wcrs` does. Unlike
+//! DaCe, it tiles only the parameters that share elements
+//! ([`super::tiling::tile_map_keeping`]): in `B[i] += A[i, j]` the outer
+//! map keeps `i` and runs over tiles of `j`, and each tile accumulates one
+//! element.
 
 use super::{params, Level, Target};
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
@@ -160,17 +163,24 @@ pub fn tile_wcr(map: Op<'_>, tile: i64) -> Result<Vec<String>, String> {
         return Err("runs sequentially: its resolutions are not atomic".into());
     }
     let names: Vec<String> = params(map).into_iter().map(|(p, _)| p).collect();
-    // The exit's memlets say what each iteration writes.
-    let shared = map
+    // The exit's memlets say what each iteration writes; the parameters
+    // that pin every resolved subset stay parallel and untiled, the others
+    // are tiled.
+    let resolved: Vec<Subset> = map
         .region_ops(0)
         .into_iter()
         .filter(|o| o.is("sdfg.exit"))
         .flat_map(|exit| exit.array_attr("memlets"))
         .filter_map(Memlet::from_attr)
-        .any(|m| {
-            m.wcr != Wcr::None && parse_subset(&m.subset).is_ok_and(|s| !pinned_by_all(&s, &names))
-        });
-    if !shared {
+        .filter(|m| m.wcr != Wcr::None)
+        .filter_map(|m| parse_subset(&m.subset).ok())
+        .collect();
+    let keep: Vec<String> = names
+        .iter()
+        .filter(|p| resolved.iter().all(|s| pins(s, p, &names)))
+        .cloned()
+        .collect();
+    if resolved.is_empty() || keep.len() == names.len() {
         return Err("resolves no write into elements its iterations share".into());
     }
     if map
@@ -180,20 +190,19 @@ pub fn tile_wcr(map: Op<'_>, tile: i64) -> Result<Vec<String>, String> {
     {
         return Err("has scopes inside it, which its tiles could not accumulate".into());
     }
-    super::tiling::tile_map(map, &[tile], "tile")?;
+    super::tiling::tile_map_keeping(map, &[tile], "tile", &keep)?;
     accumulate_transient(map)
 }
 
-/// Whether every parameter pins a dimension of `subset` to a single
-/// index: then no two iterations resolve into the same element.
-fn pinned_by_all(subset: &Subset, params: &[String]) -> bool {
-    params.iter().all(|p| {
-        subset.ranges().iter().any(|r| {
-            r.is_index() && r.start.free_symbols().contains(p) && {
-                let rest = Expr::sub(&r.start, &Expr::symbol(p));
-                !rest.free_symbols().iter().any(|s| params.contains(s))
-            }
-        })
+/// Whether `param` pins a dimension of `subset` to a single index that no
+/// other of `params` moves: then no two of its values resolve into the
+/// same element.
+fn pins(subset: &Subset, param: &str, params: &[String]) -> bool {
+    subset.ranges().iter().any(|r| {
+        r.is_index() && r.start.free_symbols().iter().any(|s| s == param) && {
+            let rest = Expr::sub(&r.start, &Expr::symbol(param));
+            !rest.free_symbols().iter().any(|s| params.contains(s))
+        }
     })
 }
 

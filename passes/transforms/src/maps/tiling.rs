@@ -106,14 +106,32 @@ impl RustPass for MapTiling {
 /// naming the tile parameters `{prefix}_{param}`; returns the new outer
 /// map, or why the map is left as it is.
 pub fn tile_map<'a>(map: Op<'a>, tile_sizes: &[i64], prefix: &str) -> Result<Op<'a>, String> {
+    tile_map_keeping(map, tile_sizes, prefix, &[])
+}
+
+/// [`tile_map`], except that the parameters in `keep` are not tiled and
+/// move to the outer map as they are (the map over one tile runs over the
+/// others only); `tile_sizes` go to the other parameters in order.
+pub fn tile_map_keeping<'a>(
+    map: Op<'a>,
+    tile_sizes: &[i64],
+    prefix: &str,
+    keep: &[String],
+) -> Result<Op<'a>, String> {
     let last = *tile_sizes.last().ok_or("no tile sizes")?;
     let asm = crate::enclosing_sdfg(map)
         .map(sdfg_analysis::executions::size_assumptions)
         .unwrap_or_default();
     let mut taken = HashSet::new();
     let (mut outer, mut inner) = (Vec::new(), Vec::new());
-    for (k, (param, range)) in params(map).into_iter().enumerate() {
+    let mut k = 0;
+    for (param, range) in params(map) {
+        if keep.contains(&param) {
+            outer.push((param, range));
+            continue;
+        }
         let size = tile_sizes.get(k).copied().unwrap_or(last);
+        k += 1;
         let parsed = parse_subset(&range).map_err(|e| format!("range `{range}`: {e}"))?;
         let [r] = parsed.ranges() else {
             return Err(format!("range `{range}` is not one range"));
@@ -146,7 +164,7 @@ pub fn tile_map<'a>(map: Op<'a>, tile_sizes: &[i64], prefix: &str) -> Result<Op<
         let end = Expr::min(vec![r.end.clone(), Expr::add(&tile_expr, &span)]);
         inner.push((param, format!("{tile}:{end}{}", step(&r.step))));
     }
-    if outer.is_empty() {
+    if outer.len() == keep.len() {
         return Err("no dimension is longer than its tile".into());
     }
     let label = map.str_attr("label").unwrap_or("map").to_string();
