@@ -84,3 +84,28 @@ sdfg.sdfg @do_not_accumulate_an_integer_maximum(%A: !sdfg.array<i32 ["N", "8"]> 
     %t = sdfg.access %T writes(%m["0", wcr max] : !sdfg.array<i32 ["1"]>) : !sdfg.array<i32 ["1"]>
   }
 }
+
+// -----
+
+// Nor does a sum of complex numbers (no constant for one here).
+// CHECK-LABEL: sdfg.sdfg @do_not_accumulate_complex_numbers
+// CHECK-NOT: _acc
+sdfg.sdfg @do_not_accumulate_complex_numbers(%A: !sdfg.array<complex<f64> ["N", "8"]> as "A", %T: !sdfg.array<complex<f64> ["1"]> as "T") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<complex<f64> ["N", "8"]>
+    %m = sdfg.map "rows" ["i" = "0:N"] ins("a" = %a["0:N, 0:8"] : !sdfg.array<complex<f64> ["N", "8"]>) outs("T" : !sdfg.array<complex<f64> ["1"]>) {
+    ^bb0(%ai: !sdfg.array<complex<f64> ["N", "8"]>):
+      // expected-warning @+1 {{sdfg-accumulate-transient does not apply: output 'T': the resolution has no identity here}}
+      %c = sdfg.map "leave" ["j" = "0:8"] ins("a" = %ai["i, 0:8"] : !sdfg.array<complex<f64> ["N", "8"]>) outs("T" : !sdfg.array<complex<f64> ["1"]>) {
+      ^bb0(%aj: !sdfg.array<complex<f64> ["N", "8"]>):
+        %t = sdfg.tasklet "t" ins("x" = %aj["i, j"] : !sdfg.array<complex<f64> ["N", "8"]>) outs("y" : complex<f64>) {
+        ^bb0(%x: complex<f64>):
+          sdfg.yield %x : complex<f64>
+        }
+        sdfg.exit ("T" = %t["0", wcr sum] : complex<f64>)
+      }
+      sdfg.exit ("T" = %c["0", wcr sum] : !sdfg.array<complex<f64> ["1"]>)
+    }
+    %t = sdfg.access %T writes(%m["0", wcr sum] : !sdfg.array<complex<f64> ["1"]>) : !sdfg.array<complex<f64> ["1"]>
+  }
+}

@@ -339,9 +339,17 @@ fn plan(map: Op<'_>, result: usize) -> Result<Plan<'_>, String> {
 
 /// The identity of a named resolution on `ty` elements, as an MLIR
 /// attribute; `None` where the accumulator cannot start from one (integer
-/// minima and maxima, whose signedness the type does not say).
+/// minima and maxima, whose signedness the type does not say; complex
+/// and vector elements).
 fn identity(kind: &str, ty: &str) -> Option<String> {
-    let float = ty.starts_with('f');
+    let float = matches!(ty, "f16" | "bf16" | "f32" | "f64");
+    let integer = ty
+        .strip_prefix('i')
+        .is_some_and(|w| w.parse::<u32>().is_ok());
+    if !float && !integer {
+        // Complex numbers and vectors: no constant here.
+        return None;
+    }
     let infinity = |negative: bool| match (ty, negative) {
         ("f64", false) => Some("0x7FF0000000000000"),
         ("f64", true) => Some("0xFFF0000000000000"),
@@ -380,11 +388,12 @@ fn apply<'a>(map: Op<'a>, plan: Plan<'a>) -> Result<String, String> {
     }
     .unwrap_or_else(|| "data".into());
     let name = crate::fresh_name(sdfg, &format!("{base}_acc"));
+    // The accumulator starts at the identity: a map over it, parsed in an
+    // SDFG of its own and moved here (before anything else changes, so
+    // that nothing does where it cannot be made).
+    let init = init_map(map, &name, &acc_text, &element, &shape, &plan.identity)?;
     let acc =
         rewrite::create_alloc(sdfg, &name, acc_ty).ok_or("the accumulator could not be made")?;
-    // The accumulator starts at the identity: a map over it, parsed in an
-    // SDFG of its own and moved here.
-    let init = init_map(map, &name, &acc_text, &element, &shape, &plan.identity)?;
     let written = Memlet::plain(&full);
     let start = crate::write_node(map, acc, init.results()[0], &written)?;
     // The map resolves into it after that, in its coordinates.
