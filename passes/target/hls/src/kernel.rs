@@ -23,6 +23,21 @@
 //! C++ statements between the reads and the writes of their memlets.
 //! A state whose processing elements share no data that one of them
 //! writes runs them as a `DATAFLOW` region; otherwise they run in order.
+//!
+//! What needs more than a direct translation:
+//!
+//! - **Accumulations a pipelined loop carries.** A floating-point
+//!   resolution into an element the loop's variable does not move would
+//!   make each iteration wait for the adder; it goes into an interleaved
+//!   accumulator (DaCe's partial sums, `Partial`) merged after the loop,
+//!   or is reported where that cannot be done.
+//! - **Views** are the data they view, bound where their access node is
+//!   (`Emitter::bind_view`): no copy, the viewed array indexed from the
+//!   bound subset's first element at the view's strides.
+//! - **Jumps out of state machines** (a loop over a `switch`) are noted in
+//!   a variable and taken once the machine has stopped (`Jump`).
+//!
+//! `docs/HLS.md` has the table of every construct.
 
 use crate::cexpr::{element_type, identifier, CEmitter};
 use crate::tasklet::{Body, Place, Target, Window};
