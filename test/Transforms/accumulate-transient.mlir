@@ -109,3 +109,29 @@ sdfg.sdfg @do_not_accumulate_complex_numbers(%A: !sdfg.array<complex<f64> ["N", 
     %t = sdfg.access %T writes(%m["0", wcr sum] : !sdfg.array<complex<f64> ["1"]>) : !sdfg.array<complex<f64> ["1"]>
   }
 }
+
+// -----
+
+// An unsigned accumulator starts at a signless 0, as tasklets compute.
+// CHECK-LABEL: sdfg.sdfg @accumulate_unsigned_sums
+// CHECK: sdfg.alloc "T_acc" : !sdfg.array<ui32 ["1"]>
+// CHECK: sdfg.tasklet "init_T_acc" outs("o" : i32)
+// CHECK-NEXT: arith.constant 0 : i32
+sdfg.sdfg @accumulate_unsigned_sums(%A: !sdfg.array<ui32 ["N", "8"]> as "A", %T: !sdfg.array<ui32 ["1"]> as "T") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<ui32 ["N", "8"]>
+    %m = sdfg.map "rows" ["i" = "0:N"] ins("a" = %a["0:N, 0:8"] : !sdfg.array<ui32 ["N", "8"]>) outs("T" : !sdfg.array<ui32 ["1"]>) {
+    ^bb0(%ai: !sdfg.array<ui32 ["N", "8"]>):
+      %c = sdfg.map "cols" ["j" = "0:8"] ins("a" = %ai["i, 0:8"] : !sdfg.array<ui32 ["N", "8"]>) outs("T" : !sdfg.array<ui32 ["1"]>) {
+      ^bb0(%aj: !sdfg.array<ui32 ["N", "8"]>):
+        %t = sdfg.tasklet "t" ins("x" = %aj["i, j"] : !sdfg.array<ui32 ["N", "8"]>) outs("y" : i32) {
+        ^bb0(%x: i32):
+          sdfg.yield %x : i32
+        }
+        sdfg.exit ("T" = %t["0", wcr sum] : i32)
+      }
+      sdfg.exit ("T" = %c["0", wcr sum] : !sdfg.array<ui32 ["1"]>)
+    }
+    %t = sdfg.access %T writes(%m["0", wcr sum] : !sdfg.array<ui32 ["1"]>) : !sdfg.array<ui32 ["1"]>
+  }
+}

@@ -108,3 +108,26 @@ sdfg.sdfg @do_not_tile_a_sequential_map(%A: !sdfg.array<f64 ["N"]> as "A", %S: !
     %s = sdfg.access %S writes(%m["0", wcr sum] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>
   }
 }
+
+// -----
+
+// Iterations share the elements of S (i % 4), but which ones moves with
+// i, the parameter tiling would split: a tile's accumulator would have
+// no fixed size, so the map is not tiled at all.
+// CHECK-LABEL: sdfg.sdfg @do_not_tile_elements_that_move_with_the_tile
+// CHECK-NOT: tile_
+sdfg.sdfg @do_not_tile_elements_that_move_with_the_tile(%A: !sdfg.array<f64 ["N"]> as "A", %S: !sdfg.array<f64 ["4"]> as "S") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    // expected-warning @+1 {{sdfg-wcr-tiling does not apply: resolves writes into elements that move with `i`, so a tile's accumulator would have no fixed size}}
+    %m = sdfg.map "leave" ["i" = "0:N"] ins("a" = %a["0:N"] : !sdfg.array<f64 ["N"]>) outs("S" : !sdfg.array<f64 ["4"]>) {
+    ^bb0(%ai: !sdfg.array<f64 ["N"]>):
+      %t = sdfg.tasklet "t" ins("x" = %ai["i"] : !sdfg.array<f64 ["N"]>) outs("y" : f64) {
+      ^bb0(%x: f64):
+        sdfg.yield %x : f64
+      }
+      sdfg.exit ("S" = %t["i % 4", wcr sum] : f64)
+    }
+    %s = sdfg.access %S writes(%m["0:4", wcr sum] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"]>
+  }
+}

@@ -644,12 +644,7 @@ fn composition(alloc: Op<'_>) -> Option<Composition<'_>> {
     {
         return None;
     }
-    let flat = |m: &Op<'_>| {
-        !m.region_ops(0)
-            .iter()
-            .any(|o| o.is("sdfg.map") || o.is("sdfg.nested") || o.is("sdfg.consume"))
-    };
-    if !flat(&producer) || !flat(consumer) {
+    if crate::maps::has_inner_scopes(producer) || crate::maps::has_inner_scopes(*consumer) {
         return None;
     }
     // The same ranges; the consumer's parameters renamed to the producer's.
@@ -864,11 +859,7 @@ fn is_flat_device_map(map: Op<'_>) -> bool {
         .attr("schedule")
         .and_then(Schedule::from_attr)
         .is_some_and(|s| s.name() == "FPGA_Device");
-    let flat = !map
-        .region_ops(0)
-        .iter()
-        .any(|o| matches!(o.name(), "sdfg.map" | "sdfg.nested" | "sdfg.consume"));
-    device && flat && map.operand_segment(1).is_empty()
+    device && !crate::maps::has_inner_scopes(map) && map.operand_segment(1).is_empty()
 }
 
 fn readers(map: Op<'_>) -> Vec<Reader<'_>> {

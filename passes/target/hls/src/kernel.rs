@@ -2896,7 +2896,6 @@ impl<'a> Emitter<'a> {
         wcr: &Wcr,
         ty: &str,
     ) -> String {
-        let fresh = self.fresh("partial");
         let Some(pipeline) = self.pipelines.last_mut() else {
             return target;
         };
@@ -2931,12 +2930,16 @@ impl<'a> Emitter<'a> {
             }
             return target;
         };
-        if pipeline.slot.is_empty() {
-            pipeline.slot = fresh.replace("partial", "slot");
-        }
         let lanes = pipeline.trips.map_or(LANES, |t| t.clamp(1, LANES));
-        let name = fresh;
-        let slot = pipeline.slot.clone();
+        let name = self.fresh("partial");
+        let slot = match self.pipelines.last().map(|p| p.slot.clone()) {
+            Some(slot) if !slot.is_empty() => slot,
+            _ => self.fresh("slot"),
+        };
+        let Some(pipeline) = self.pipelines.last_mut() else {
+            return target;
+        };
+        pipeline.slot = slot.clone();
         pipeline.partials.push(Partial {
             name: name.clone(),
             ty: ty.to_string(),

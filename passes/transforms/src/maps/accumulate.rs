@@ -183,12 +183,27 @@ pub fn tile_wcr(map: Op<'_>, tile: i64) -> Result<Vec<String>, String> {
     if resolved.is_empty() || keep.len() == names.len() {
         return Err("resolves no write into elements its iterations share".into());
     }
-    if map
-        .region_ops(0)
-        .iter()
-        .any(|o| matches!(o.name(), "sdfg.map" | "sdfg.consume" | "sdfg.nested"))
-    {
+    // Tiling pays only where each tile can accumulate, so what would stop
+    // that is checked first: scopes inside, elements that move with a
+    // tiled parameter (the accumulator would have no fixed size), and
+    // outputs without an accumulator of their own.
+    if super::has_inner_scopes(map) {
         return Err("has scopes inside it, which its tiles could not accumulate".into());
+    }
+    let moving = names
+        .iter()
+        .filter(|p| !keep.contains(*p))
+        .find(|p| resolved.iter().any(|s| s.free_symbols().contains(*p)));
+    if let Some(p) = moving {
+        return Err(format!(
+            "resolves writes into elements that move with `{p}`, so a tile's accumulator would have no fixed size"
+        ));
+    }
+    let plans: Vec<Result<Plan<'_>, String>> =
+        (0..map.results().len()).map(|r| plan(map, r)).collect();
+    if !plans.iter().any(Result::is_ok) {
+        let why: Vec<String> = plans.into_iter().filter_map(Result::err).collect();
+        return Err(why.join("; "));
     }
     super::tiling::tile_map_keeping(map, &[tile], "tile", &keep)?;
     accumulate_transient(map)
@@ -214,11 +229,7 @@ pub fn accumulate_transient(map: Op<'_>) -> Result<Vec<String>, String> {
     if !matches!(parent.name(), "sdfg.map" | "sdfg.consume") {
         return Err("is not inside another scope, so its writes go to memory anyway".into());
     }
-    if map
-        .region_ops(0)
-        .iter()
-        .any(|o| matches!(o.name(), "sdfg.map" | "sdfg.consume" | "sdfg.nested"))
-    {
+    if super::has_inner_scopes(map) {
         return Err("has scopes inside it".into());
     }
     let mut made = Vec::new();
@@ -280,7 +291,7 @@ fn plan(map: Op<'_>, result: usize) -> Result<Plan<'_>, String> {
         .ok_or_else(|| format!("output '{out_name}' is not data"))?
         .element
         .0;
-    let identity = identity(kind.name(), &type_to_string(element))
+    let identity = identity(kind.name(), &signless(&type_to_string(element)))
         .ok_or_else(|| format!("output '{out_name}': the resolution has no identity here"))?;
     let subset = parse_subset(&outer.subset).map_err(|e| e.to_string())?;
     // The accumulator is a container of the SDFG: its size may name the
@@ -368,6 +379,21 @@ fn identity(kind: &str, ty: &str) -> Option<String> {
     }
 }
 
+/// The signless form of an integer type (`ui64` is `i64`), as tasklet
+/// bodies compute with them; other types as they are.
+fn signless(ty: &str) -> String {
+    match ty.strip_prefix('u').or_else(|| ty.strip_prefix('s')) {
+        Some(rest)
+            if rest
+                .strip_prefix('i')
+                .is_some_and(|w| w.parse::<u32>().is_ok()) =>
+        {
+            rest.to_string()
+        }
+        _ => ty.to_string(),
+    }
+}
+
 /// Applies `plan` to `map`; returns the accumulator's name.
 fn apply<'a>(map: Op<'a>, plan: Plan<'a>) -> Result<String, String> {
     let sdfg = crate::enclosing_sdfg(map).ok_or("is in no SDFG")?;
@@ -391,7 +417,14 @@ fn apply<'a>(map: Op<'a>, plan: Plan<'a>) -> Result<String, String> {
     // The accumulator starts at the identity: a map over it, parsed in an
     // SDFG of its own and moved here (before anything else changes, so
     // that nothing does where it cannot be made).
-    let init = init_map(map, &name, &acc_text, &element, &shape, &plan.identity)?;
+    let init = init_map(
+        map,
+        &name,
+        &acc_text,
+        &signless(&element),
+        &shape,
+        &plan.identity,
+    )?;
     let acc =
         rewrite::create_alloc(sdfg, &name, acc_ty).ok_or("the accumulator could not be made")?;
     let written = Memlet::plain(&full);

@@ -163,6 +163,15 @@ pub(crate) fn enclosing_map(op: Op<'_>) -> Option<Op<'_>> {
     None
 }
 
+/// Whether a scope holds other scopes (maps, consume scopes, nested
+/// SDFGs) directly.
+pub fn has_inner_scopes(scope: Op<'_>) -> bool {
+    scope
+        .region_ops(0)
+        .iter()
+        .any(|o| matches!(o.name(), "sdfg.map" | "sdfg.consume" | "sdfg.nested"))
+}
+
 /// A map's parameters with their ranges.
 pub fn params(map: Op<'_>) -> Vec<(String, String)> {
     map.str_array_attr("params")
