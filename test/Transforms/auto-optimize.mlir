@@ -11,11 +11,12 @@
 
 // What the NumPy frontend writes for `D = (2 * (A + B)) @ E`, one state
 // per statement: the states fuse, the two element-wise maps fuse with
-// `T` a scalar inside the fused map, and the MatMul calls CBLAS. On
+// `T` a scalar inside the fused map, the MatMul calls CBLAS, and `C`,
+// which the map and the MatMul share outside any scope, is persistent. On
 // integer-valued inputs CBLAS and the loop nest agree exactly.
 // CHECK-LABEL: sdfg.sdfg @frontend_style
 // CHECK-DAG: sdfg.alloc "T_local" : !sdfg.scalar<f64>
-// CHECK-DAG: sdfg.alloc "C" : !sdfg.array<f64 ["4", "5"]>
+// CHECK-DAG: sdfg.alloc "C" lifetime Persistent : !sdfg.array<f64 ["4", "5"]>
 // CHECK-NOT: sdfg.alloc "T" :
 // CHECK: sdfg.state
 // CHECK: sdfg.map "add" ["i" = "0:4", "j" = "0:5"]

@@ -32,8 +32,14 @@ pub fn set_symbol_ref(op: Op<'_>, name: &str, symbol: &str) {
 /// A scope's `schedule` attribute for `schedule`, in `op`'s context (the
 /// dialect's enum attributes are 32-bit integers).
 pub fn schedule_attr(op: Op<'_>, schedule: crate::Schedule) -> MlirAttribute {
+    enum_attr(op, schedule.0)
+}
+
+/// One of the dialect's enum attributes (schedule, storage, lifetime, ...)
+/// with value `value`, in `op`'s context: a 32-bit integer.
+pub fn enum_attr(op: Op<'_>, value: i32) -> MlirAttribute {
     // SAFETY: the context is live.
-    unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(op.context(), 32), i64::from(schedule.0)) }
+    unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(op.context(), 32), i64::from(value)) }
 }
 
 /// Sets the unit attribute `name` of `op` (a flag such as `inverted`).

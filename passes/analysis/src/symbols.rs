@@ -21,6 +21,37 @@ pub fn blocks_and_edges(owner: Op<'_>) -> (Vec<Op<'_>>, Vec<Op<'_>>) {
     (blocks, edges)
 }
 
+/// The symbols that inter-state edges assign or loops iterate in `sdfg`,
+/// in any of its control-flow regions (not in nested SDFGs): whether or
+/// not [`defined_symbols`] counts them as defined, their values change
+/// during a call.
+pub fn assigned_symbols(sdfg: Op<'_>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut stack = vec![sdfg];
+    while let Some(owner) = stack.pop() {
+        for op in owner.region_ops(0) {
+            match op.name() {
+                "sdfg.edge" => out.extend(
+                    op.str_array_attr("assign_names")
+                        .into_iter()
+                        .map(String::from),
+                ),
+                "sdfg.loop" => {
+                    if let Some(v) = op.str_attr("var") {
+                        out.insert(v.to_string());
+                    }
+                    stack.push(op);
+                }
+                "sdfg.conditional" | "sdfg.branch" | "sdfg.region" | "sdfg.call_region" => {
+                    stack.push(op)
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 /// The symbols `sdfg` defines itself, which are therefore not free (not
 /// arguments of its function), computed exactly as DaCe 1.0's
 /// `used_symbols` computes them, so that the interface is the one DaCe's

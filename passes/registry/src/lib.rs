@@ -34,6 +34,7 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_transforms::dead_dataflow_elimination::REGISTRATION,
     &sdfg_transforms::scalar_to_symbol::REGISTRATION,
     &sdfg_transforms::remove_unused_containers::REGISTRATION,
+    &sdfg_transforms::persistent::REGISTRATION,
     &sdfg_transforms::remove_unused_symbols::REGISTRATION,
     &sdfg_transforms::maps::tiling::REGISTRATION,
     &sdfg_transforms::maps::accumulate::REGISTRATION,

@@ -53,9 +53,14 @@
 //!     `Gemv`, `Dot`) get the implementation `OpenBLAS`, which the
 //!     lowering turns into CBLAS calls. It comes after the dataflow steps
 //!     because it changes no graph, only how a node is lowered.
+//! 12. `sdfg-make-transients-persistent` very last, as in DaCe: the
+//!     top-level transients sized by the arguments are allocated once
+//!     rather than on every call. Earlier, it would stop dead-dataflow
+//!     elimination and scalar-to-symbol promotion, which leave alone what
+//!     a later call may read.
 //!
 //! DaCe's other steps and where they stand here: moving loops into maps
-//! is not applied yet; transient placement
+//! is not applied yet; the rest of transient placement
 //! (small arrays on the stack, transients per map iteration) is the
 //! lowering's own, as `docs/Lowering.md` says.
 
@@ -65,6 +70,7 @@ use crate::loop_to_map::loops_to_maps;
 use crate::maps::accumulate::WcrTiling;
 use crate::maps::collapse::MapCollapse;
 use crate::maps::fusion::MapFusion;
+use crate::persistent::make_transients_persistent;
 use crate::simplify::simplify;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::Op;
@@ -73,7 +79,7 @@ use sdfg_dialect::rewrite;
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-auto-optimize",
-    summary: "Optimize for the CPU without guidance, as DaCe's auto_optimize: propagate memlets, simplify, raise loops and turn independent ones into maps, simplify, collapse and fuse maps, simplify, tile shared reductions, collapse, and use CBLAS for the BLAS library nodes",
+    summary: "Optimize for the CPU without guidance, as DaCe's auto_optimize: propagate memlets, simplify, raise loops and turn independent ones into maps, simplify, collapse and fuse maps, simplify, tile shared reductions, collapse, use CBLAS for the BLAS library nodes, and make top-level transients persistent",
     op_name: "builtin.module",
     create: || Box::new(AutoOptimize),
 };
@@ -122,6 +128,7 @@ pub fn auto_optimize(module: Op<'_>) -> Result<(), Diagnosed> {
     WcrTiling::default().run(module)?;
     MapCollapse::default().run(module)?;
     use_fast_implementations(module);
+    make_transients_persistent(module);
     Ok(())
 }
 

@@ -24,6 +24,7 @@ pub mod loop_raising;
 pub mod loop_to_map;
 pub mod maps;
 pub mod memlet_paths;
+pub mod persistent;
 pub mod redundant_array;
 pub mod remove_unused_containers;
 pub mod remove_unused_symbols;

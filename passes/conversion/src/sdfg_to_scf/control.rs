@@ -14,7 +14,8 @@ use sdfg_symbolic::Expr;
 use super::gpu;
 use super::lifetimes::Cfg;
 use super::text::{DataReader, IndexEmitter};
-use super::{assigned_symbols, fail, parse_expr, Failure, Function, Placement, Result, SymbolType};
+use super::{fail, parse_expr, Failure, Function, Placement, Result, SymbolType};
+use sdfg_analysis::symbols::assigned_symbols;
 use sdfg_analysis::symbols::blocks_and_edges;
 
 /// Loop context for break and continue.

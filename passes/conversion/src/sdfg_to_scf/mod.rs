@@ -66,6 +66,7 @@ mod lapack;
 mod library;
 mod lifetimes;
 mod linalg;
+mod persistent;
 mod printf;
 mod references;
 mod streams;
@@ -87,7 +88,7 @@ pub use sdfg_dialect::layout::Elem;
 
 use by_ref::Rewrite;
 use control::Jumps;
-use sdfg_analysis::symbols::{defined_symbols, symbol_is_read};
+use sdfg_analysis::symbols::{assigned_symbols, defined_symbols, symbol_is_read};
 use text::{Body, DataReader, IndexEmitter};
 use types::{convert, layout, memref_type, Data, Layout};
 
@@ -234,6 +235,8 @@ struct Module<'a> {
     printf_helpers: HashMap<(String, Vec<String>), String>,
     /// Whether `printf` is declared (by the module or a helper).
     declares_printf: bool,
+    /// Whether `calloc` and `free` are declared for persistent buffers.
+    declares_allocator: bool,
     /// The LAPACKE and CBLAS functions the functions call.
     library_calls: BTreeSet<String>,
     /// Whether BLAS library nodes call CBLAS.
@@ -857,12 +860,24 @@ struct Function<'a, 'm> {
     /// Whether the arguments are shared with other parallel iterations
     /// (a nested SDFG called inside a parallel loop).
     shared_arguments: bool,
+    /// Whether this is the exported function (not a nested SDFG's), whose
+    /// persistent transients outlive a call (`persistent.rs`).
+    exported: bool,
     /// Transients allocated inside a parallel loop's body: each iteration
     /// has its own, so writes to them need no atomics.
     iteration_private: BTreeSet<String>,
     /// Allocations of `Placement::Span` transients, to free at the end of
     /// their last state (by the state's op pointer).
     span_frees: HashMap<usize, Vec<Allocation>>,
+}
+
+/// Whether transient `alloc` outlives one call (DaCe's `Persistent` and
+/// `Global` lifetimes).
+fn persistent(alloc: Op<'_>) -> bool {
+    alloc
+        .attr("lifetime")
+        .and_then(Lifetime::from_attr)
+        .is_some_and(|l| matches!(l.name(), "Persistent" | "Global"))
 }
 
 /// A heap allocation to release at the end of its scope.
@@ -895,6 +910,7 @@ fn lower_function<'a>(
         values: HashMap::new(),
         frees: Vec::new(),
         shared_arguments: shared,
+        exported: !nested,
         iteration_private: BTreeSet::new(),
         span_frees: HashMap::new(),
     };
@@ -1294,16 +1310,20 @@ impl<'a> Function<'a, '_> {
                             message: format!("transient `{name}`: size: {m}"),
                         })?
                     };
-                    let memref = self.body.assign(format!("memref.alloc({size}) : {flat}"));
-                    if function_level {
-                        self.frees.push(Allocation {
-                            memref: memref.clone(),
-                            ty: flat,
-                            stream: false,
-                            device: false,
-                        });
+                    if function_level && self.exported && !self.module.gpu && persistent(alloc) {
+                        persistent::buffer(self.module, &mut self.body, &name, &layout.elem, &size)
+                    } else {
+                        let memref = self.body.assign(format!("memref.alloc({size}) : {flat}"));
+                        if function_level {
+                            self.frees.push(Allocation {
+                                memref: memref.clone(),
+                                ty: flat,
+                                stream: false,
+                                device: false,
+                            });
+                        }
+                        memref
                     }
-                    memref
                 }
             }
         };
@@ -1533,35 +1553,6 @@ fn scope_chain(op: Op<'_>) -> Vec<Op<'_>> {
     }
     chain.reverse();
     chain
-}
-
-/// Symbols assigned by inter-state edges or loops of `sdfg` (not of nested
-/// SDFGs).
-fn assigned_symbols(sdfg: Op<'_>) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let mut stack = vec![sdfg];
-    while let Some(owner) = stack.pop() {
-        for op in owner.region_ops(0) {
-            match op.name() {
-                "sdfg.edge" => out.extend(
-                    op.str_array_attr("assign_names")
-                        .into_iter()
-                        .map(String::from),
-                ),
-                "sdfg.loop" => {
-                    if let Some(v) = op.str_attr("var") {
-                        out.insert(v.to_string());
-                    }
-                    stack.push(op);
-                }
-                "sdfg.conditional" | "sdfg.branch" | "sdfg.region" | "sdfg.call_region" => {
-                    stack.push(op)
-                }
-                _ => {}
-            }
-        }
-    }
-    out
 }
 
 fn parse_expr<'a>(op: Op<'a>, text: &str) -> Result<'a, Expr> {

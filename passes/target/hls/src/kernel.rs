@@ -41,6 +41,7 @@
 
 use crate::cexpr::{element_type, identifier, CEmitter};
 use crate::tasklet::{Body, Place, Target, Window};
+use sdfg_analysis::symbols::assigned_symbols;
 use sdfg_dialect::ir::{type_to_string, Op, Val};
 use sdfg_dialect::layout::{layout, Layout};
 use sdfg_dialect::{
@@ -999,26 +1000,6 @@ pub fn span(layout: &Layout) -> Expr {
         span = Expr::add(&span, &Expr::mul(&Expr::sub(size, &Expr::int(1)), stride));
     }
     span
-}
-
-/// Symbols assigned by edges or loops (variables of the kernel).
-fn assigned_symbols(sdfg: Op<'_>) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for op in sdfg.descendants() {
-        if op.ancestor("sdfg.sdfg") != Some(sdfg) {
-            continue;
-        }
-        match op.name() {
-            "sdfg.edge" => out.extend(
-                op.str_array_attr("assign_names")
-                    .into_iter()
-                    .map(String::from),
-            ),
-            "sdfg.loop" => out.extend(op.str_attr("var").map(String::from)),
-            _ => {}
-        }
-    }
-    out
 }
 
 /// The copies of a state that only copies whole containers between host
