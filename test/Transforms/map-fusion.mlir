@@ -18,6 +18,10 @@
 // RUN: sdfg-run %s --function fuse_siblings --set N=7 --seed 3 --out %t/d1 --pass-pipeline='builtin.module(sdfg-map-fusion{siblings=true})' > /dev/null
 // RUN: cmp %t/d0/B.npy %t/d1/B.npy
 // RUN: cmp %t/d0/C.npy %t/d1/C.npy
+// RUN: sdfg-run %s --function fuse_through_a_scalar_the_producer_reads --set N=7 --seed 3 --out %t/e0 > /dev/null
+// RUN: sdfg-run %s --function fuse_through_a_scalar_the_producer_reads --set N=7 --seed 3 --out %t/e1 --pass-pipeline='builtin.module(sdfg-map-fusion)' > /dev/null
+// RUN: cmp %t/e0/B.npy %t/e1/B.npy
+// RUN: cmp %t/e0/S.npy %t/e1/S.npy
 
 // BAD: sdfg-map-fusion: siblings `maybe` is not true or false
 
@@ -296,5 +300,53 @@ sdfg.sdfg @do_not_fuse_different_ranges(%A: !sdfg.array<f64 ["N"]> as "A", %B: !
       sdfg.exit("y" = %t["j"] : f64)
     }
     %b = sdfg.access %B writes(%s["0:N - 1"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// The producer keeps each element in a scalar that it also reads itself
+// (NumPy's `f = a - b; g = f * h; where(g > 0, 0, f)`): the scalar is the
+// fused map's local, read by both, and T goes.
+// CHECK-LABEL: sdfg.sdfg @fuse_through_a_scalar_the_producer_reads
+// CHECK-NOT: sdfg.alloc "T"
+// CHECK: %[[L:.*]] = sdfg.alloc "L" : !sdfg.scalar<f64>
+// CHECK: sdfg.map "double"
+// CHECK: %[[N:.*]] = sdfg.access %[[L]] writes
+// CHECK: sdfg.tasklet "square" ins("v" = %[[N]]["0"] : !sdfg.scalar<f64>)
+// CHECK: sdfg.tasklet "add" ins("v" = %[[N]]["0"] : !sdfg.scalar<f64>
+// CHECK-NOT: sdfg.map
+sdfg.sdfg @fuse_through_a_scalar_the_producer_reads(%A: !sdfg.array<f64 ["N"]> as "A", %B: !sdfg.array<f64 ["N"]> as "B", %S: !sdfg.array<f64 ["N"]> as "S") symbols {N = i64} {
+  %T = sdfg.alloc "T" : !sdfg.array<f64 ["N"]>
+  %L = sdfg.alloc "L" : !sdfg.scalar<f64>
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    %r:2 = sdfg.map "double" ["i" = "0:N"] ins("x" = %a["0:N"] : !sdfg.array<f64 ["N"]>) outs("y" : !sdfg.array<f64 ["N"]>, "s" : !sdfg.array<f64 ["N"]>) {
+    ^bb0(%x: !sdfg.array<f64 ["N"]>):
+      %t = sdfg.tasklet "dbl" ins("v" = %x["i"] : !sdfg.array<f64 ["N"]>) outs("o" : f64) {
+      ^bb0(%v: f64):
+        %w = arith.addf %v, %v : f64
+        sdfg.yield %w : f64
+      }
+      %l = sdfg.access %L writes(%t["0"] : f64) : !sdfg.scalar<f64>
+      %q = sdfg.tasklet "square" ins("v" = %l["0"] : !sdfg.scalar<f64>) outs("o" : f64) {
+      ^bb0(%v: f64):
+        %w = arith.mulf %v, %v : f64
+        sdfg.yield %w : f64
+      }
+      sdfg.exit("y" = %l["0" -> "i"] : !sdfg.scalar<f64>, "s" = %q["i"] : f64)
+    }
+    %tmp = sdfg.access %T writes(%r#0["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+    %sq = sdfg.access %S writes(%r#1["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+    %s = sdfg.map "plus" ["j" = "0:N"] ins("x" = %tmp["0:N"] : !sdfg.array<f64 ["N"]>, "z" = %a["0:N"] : !sdfg.array<f64 ["N"]>) outs("y" : !sdfg.array<f64 ["N"]>) {
+    ^bb0(%x: !sdfg.array<f64 ["N"]>, %z: !sdfg.array<f64 ["N"]>):
+      %t = sdfg.tasklet "add" ins("v" = %x["j"] : !sdfg.array<f64 ["N"]>, "u" = %z["j"] : !sdfg.array<f64 ["N"]>) outs("o" : f64) {
+      ^bb0(%v: f64, %u: f64):
+        %w = arith.mulf %v, %u : f64
+        sdfg.yield %w : f64
+      }
+      sdfg.exit("y" = %t["j"] : f64)
+    }
+    %b = sdfg.access %B writes(%s["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
   }
 }

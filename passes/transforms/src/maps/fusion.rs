@@ -660,15 +660,6 @@ fn prepare<'a>(first: Op<'a>, second: Op<'a>, m: &mut Intermediate<'a>) -> Resul
         .filter(|(k, _)| names.get(*k).is_some_and(|n| connectors.contains(n)))
         .map(|(k, memlet)| (k, exit.operands()[k], memlet))
         .collect();
-    // An inner scope's output moves into the local's coordinates, which
-    // its other readers would not follow.
-    if m.entries.iter().any(|(_, v, _)| {
-        v.uses().len() > 1 && v.defining_op().is_some_and(|d| !d.is("sdfg.tasklet"))
-    }) {
-        return Err(
-            "an inner scope's output that writes the intermediate has other readers".into(),
-        );
-    }
     let (ty, embedding) = local_buffer(first, second, m)?;
     let mut moves = Moves::default();
     moves.into_type(ty);
@@ -680,6 +671,17 @@ fn prepare<'a>(first: Op<'a>, second: Op<'a>, m: &mut Intermediate<'a>) -> Resul
             }
             m.reused = Some(*value);
         }
+    }
+    // An inner scope's output moves into the local's coordinates, which
+    // its other readers would not follow. A reused buffer does not move.
+    if m.reused.is_none()
+        && m.entries.iter().any(|(_, v, _)| {
+            v.uses().len() > 1 && v.defining_op().is_some_and(|d| !d.is("sdfg.tasklet"))
+        })
+    {
+        return Err(
+            "an inner scope's output that writes the intermediate has other readers".into(),
+        );
     }
     for (_, value, memlet) in m.entries.iter().filter(|_| m.reused.is_none()) {
         embedding.apply(&memlet.subset)?;
