@@ -1962,20 +1962,34 @@ impl Translator<'_> {
                 if args.len() < 2 {
                     return Err(format!("{path} needs at least two arguments"));
                 }
+                // DaCe's `min(a, ts...)` is `a < min(ts...) ? a : min(ts...)`
+                // (`dace/math.h`), folded from the right: a NaN compares
+                // false, so which operand comes back follows the order,
+                // exactly as in DaCe's code. C's `fmin` and `fmax` return
+                // the operand that is not a NaN.
                 let is_min = matches!(function, "min" | "minimum" | "fmin");
-                let mut acc = args[0].clone();
-                for arg in &args[1..] {
-                    let ty = unify(acc.ty(), arg.ty());
-                    let a = self.convert(&acc, ty)?;
-                    let b = self.convert(arg, ty)?;
-                    let op = match (is_min, ty.is_float()) {
-                        (true, true) => "minimumf",
-                        (false, true) => "maximumf",
-                        (true, false) => "minsi",
-                        (false, false) => "maxsi",
+                let ignores_nan = matches!(function, "fmin" | "fmax");
+                let mut acc = args[args.len() - 1].clone();
+                for arg in args[..args.len() - 1].iter().rev() {
+                    let ty = unify(arg.ty(), acc.ty());
+                    let a = self.convert(arg, ty)?;
+                    let b = self.convert(&acc, ty)?;
+                    let mlir = ty.mlir();
+                    acc = if ty.is_float() && !ignores_nan {
+                        let predicate = if is_min { "olt" } else { "ogt" };
+                        let test =
+                            self.emit_op(format!("arith.cmpf {predicate}, {a}, {b} : {mlir}"));
+                        self.emit(ty, format!("arith.select {test}, {a}, {b} : {mlir}"))
+                    } else {
+                        let op = match (is_min, ty.is_float()) {
+                            (true, true) => "minnumf",
+                            (false, true) => "maxnumf",
+                            (true, false) => "minsi",
+                            (false, false) => "maxsi",
+                        };
+                        let op = unsigned_op(op, ty);
+                        self.emit(ty, format!("arith.{op} {a}, {b} : {mlir}"))
                     };
-                    let op = unsigned_op(op, ty);
-                    acc = self.emit(ty, format!("arith.{op} {a}, {b} : {}", ty.mlir()));
                 }
                 Ok(acc)
             }

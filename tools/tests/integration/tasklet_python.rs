@@ -37,6 +37,7 @@ const SNIPPETS: &[&str] = &[
     "s = 0\nq = 1\nfor k in range(i):\n    s = s + k\n    q = q * s\no = x\np = s + q",
     "p = 0\nfor k in range(1, N, 2):\n    if k > 3:\n        p = p + k\no = w[p]",
     "o = 1.0 if Eq(i, 1) else x\np = Ne(x, a) + Le(i, 2)",
+    "o = fmin(x, a) + fmax(a, 1.0) + max(x, a)\np = min(i, 3, 1)",
 ];
 
 fn signature(symbol_type: &dyn Fn(&str) -> Option<Ty>) -> Signature<'_> {

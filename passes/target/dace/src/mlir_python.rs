@@ -378,6 +378,25 @@ fn pair_context(a: &Val<'_>, b: &Val<'_>) -> [Option<Ty>; 2] {
     [context(b), context(a)]
 }
 
+/// `min` or `max` where `select(c, t, f)` is DaCe's `min(t, f)` (`t < f ?
+/// t : f`) or `max(t, f)` (`t > f ? t : f`) on floats, the form the
+/// translation gives them, with the comparison used only there.
+fn min_or_max(c: &Val<'_>, t: &Val<'_>, f: &Val<'_>) -> Option<&'static str> {
+    let compare = c.defining_op().filter(|d| d.is("arith.cmpf"))?;
+    if c.uses().len() != 1 || compare.operands() != [*t, *f] {
+        return None;
+    }
+    // SAFETY: cmpf's predicate is an integer attribute.
+    match compare
+        .attr("predicate")
+        .map(|a| unsafe { mlirIntegerAttrGetValueInt(a) })
+    {
+        Some(4) => Some("min"),
+        Some(2) => Some("max"),
+        _ => None,
+    }
+}
+
 fn is_constant(value: &Val<'_>) -> bool {
     value
         .defining_op()
@@ -494,6 +513,8 @@ impl<'a> Printer<'a> {
             "arith.shrsi" | "arith.shrui" => binary(">>", self),
             "arith.minimumf" | "arith.minsi" | "arith.minui" => call("min", self, None),
             "arith.maximumf" | "arith.maxsi" | "arith.maxui" => call("max", self, None),
+            "arith.minnumf" => call("fmin", self, None),
+            "arith.maxnumf" => call("fmax", self, None),
             "math.ipowi" => binary("**", self),
             "math.powf" | "math.fpowi" => {
                 // A float base must stay a float where the exponent is a
@@ -581,6 +602,9 @@ impl<'a> Printer<'a> {
                 };
                 let [ct, cf] = pair_context(t, f);
                 let printed = self.operands(op, &[(c, None), (t, ct), (f, cf)])?;
+                if let Some(function) = min_or_max(c, t, f) {
+                    return Ok(format!("{function}({}, {})", printed[1], printed[2]));
+                }
                 Ok(format!(
                     "({} if {} else {})",
                     printed[1], printed[0], printed[2]
