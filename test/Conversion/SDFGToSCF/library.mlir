@@ -1,4 +1,8 @@
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(convert-sdfg-to-scf)' | FileCheck %s
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python -c "import numpy as n; n.save('%t/a.npy', n.arange(37 * 301.0).reshape(37, 301) %% 11); n.save('%t/v.npy', n.arange(9000.0) %% 11 - 0.5 * (n.arange(9000) == 5000))"
+// RUN: sdfg-run %s --function reduce_all --set M=37 --set N=301 --input A=%t/a.npy | FileCheck %s --check-prefix=SUM
+// RUN: sdfg-run %s --function reduce_max_of_a_vector --set N=9000 --input v=%t/v.npy | FileCheck %s --check-prefix=MAX
 
 // Library nodes lower as DaCe's pure expansions compute them.
 
@@ -28,14 +32,16 @@ sdfg.sdfg @matmul(%A: !sdfg.array<f64 ["M", "K"]> as "A", %B: !sdfg.array<f64 ["
 
 // -----
 
-// Reduce over axis 0 with an identity: the kept axis runs in parallel, the
-// output is initialised, then each input element is combined into it.
+// Reduce over axis 0 with an identity: the kept axis runs in parallel, and
+// each output element is the fold of its column from the identity, carried
+// in a register and stored once.
 // CHECK-LABEL: func.func @reduce_columns
 // CHECK: scf.parallel
 // CHECK: %[[ID:.*]] = arith.constant 0.000000e+00 : f64
-// CHECK: memref.store %[[ID]]
-// CHECK: scf.for
-// CHECK: arith.maximumf
+// CHECK: %[[R:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ID]]) -> (f64)
+// CHECK: %[[M:.*]] = arith.maximumf %[[ACC]], %{{.*}} : f64
+// CHECK: scf.yield %[[M]] : f64
+// CHECK: memref.store %[[R]]
 sdfg.sdfg @reduce_columns(%A: !sdfg.array<f64 ["M", "N"]> as "A", %r: !sdfg.array<f64 ["N"]> as "r") symbols {M = i64, N = i64} {
   sdfg.state @s {
     %a = sdfg.access %A : !sdfg.array<f64 ["M", "N"]>
@@ -65,5 +71,55 @@ sdfg.sdfg @transpose(%A: !sdfg.array<f32 ["M", "N"]> as "A", %B: !sdfg.array<f32
         ins("_inp" = %a["0:M, 0:N"] : !sdfg.array<f32 ["M", "N"]>)
         outs("_out" : !sdfg.array<f32 ["N", "M"]>) properties {}
     %b = sdfg.access %B writes(%t["0:N, 0:M"] : !sdfg.array<f32 ["N", "M"]>) : !sdfg.array<f32 ["N", "M"]>
+  }
+}
+
+// -----
+
+// A sum of a whole input outside any parallel loop: the rows are split
+// over threads, each thread folds its rows from the identity in a register
+// (whose additions may be reassociated, as DaCe's -ffast-math build does,
+// so that they vectorize), and OpenMP combines the parts (scf.reduce).
+// SUM: r: <f8[1] checksum 5.5670000000e4
+// MAX: m: <f8[1] checksum 1.0000000000e1
+// CHECK-LABEL: func.func @reduce_all
+// CHECK: %[[ID:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK: %[[R:.*]] = scf.parallel (%{{.*}}) = {{.*}} init (%[[ID]]) -> f64
+// CHECK: scf.for {{.*}} iter_args(%[[A0:.*]] = %[[ID]]) -> (f64)
+// CHECK: scf.for {{.*}} iter_args(%[[A1:.*]] = %[[A0]]) -> (f64)
+// CHECK: arith.addf %[[A1]], %{{.*}} fastmath<reassoc> : f64
+// CHECK: scf.reduce(
+// CHECK: arith.addf
+// CHECK: scf.reduce.return
+// CHECK: memref.store %[[R]]
+sdfg.sdfg @reduce_all(%A: !sdfg.array<f64 ["M", "N"]> as "A", %r: !sdfg.array<f64 ["1"]> as "r") symbols {M = i64, N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["M", "N"]>
+    %red = sdfg.library "Reduce" "dace.libraries.standard.nodes.reduce.Reduce"
+        ins("" = %a["0:M, 0:N"] : !sdfg.array<f64 ["M", "N"]>)
+        outs("" : !sdfg.array<f64 ["1"]>)
+        properties {axes = "[0, 1]", identity = "0", wcr = "\22(lambda a, b: a + b)\22"}
+    %ra = sdfg.access %r writes(%red["0"] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>
+  }
+}
+
+// -----
+
+// A maximum of a vector: blocks of 4096 elements in parallel, combined as
+// a compare and a select (the form OpenMP's reductions take).
+// CHECK-LABEL: func.func @reduce_max_of_a_vector
+// CHECK: scf.parallel
+// CHECK: arith.maximumf
+// CHECK: scf.reduce(
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
+sdfg.sdfg @reduce_max_of_a_vector(%v: !sdfg.array<f64 ["N"]> as "v", %m: !sdfg.array<f64 ["1"]> as "m") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %v : !sdfg.array<f64 ["N"]>
+    %red = sdfg.library "Reduce" "dace.libraries.standard.nodes.reduce.Reduce"
+        ins("" = %a["0:N"] : !sdfg.array<f64 ["N"]>)
+        outs("" : !sdfg.array<f64 ["1"]>)
+        properties {axes = "[0]", identity = "-1.7976931348623157e+308", wcr = "\22(lambda a, b: max(a, b))\22"}
+    %ma = sdfg.access %m writes(%red["0"] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>
   }
 }

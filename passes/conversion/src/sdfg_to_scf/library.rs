@@ -433,6 +433,131 @@ impl<'a> Function<'a, '_> {
         Ok(sum)
     }
 
+    /// Folds `value` (emitted per point of the loop nest over `vars`,
+    /// given its environment) into an accumulator of `elem` that starts at
+    /// `start`, with `reduction`: nested `scf.for` loops carrying it in
+    /// registers. Sums and products of floats may be reassociated
+    /// (`fastmath<reassoc>`, as DaCe's `-ffast-math` build does), so that
+    /// they vectorize.
+    #[allow(clippy::too_many_arguments)]
+    fn accumulate(
+        &mut self,
+        lib: &Library<'a>,
+        env: &HashMap<String, String>,
+        vars: &[(String, Expr)],
+        start: &str,
+        elem: &Elem,
+        reduction: Reduction,
+        mut value: impl FnMut(&mut Self, &HashMap<String, String>) -> Result<'a, String>,
+    ) -> Result<'a, String> {
+        let mut env = env.clone();
+        let (lo, one) = (self.body.index(0), self.body.index(1));
+        let mut acc = start.to_string();
+        let mut results = Vec::new();
+        for (name, count) in vars {
+            let hi = self.emit_int(lib.node, &env, count)?;
+            let (iv, carried, result) = (self.body.fresh(), self.body.fresh(), self.body.fresh());
+            self.body.open(format!(
+                "{result} = scf.for {iv} = {lo} to {hi} step {one} iter_args({carried} = {acc}) -> ({})",
+                elem.ty
+            ));
+            env.insert(name.clone(), iv);
+            acc = carried;
+            results.push(result);
+        }
+        let v = value(self, &env)?;
+        let reassociable = match reduction {
+            Reduction::Sum if elem.is_float() && !elem.is_complex() => Some("addf"),
+            Reduction::Product if elem.is_float() && !elem.is_complex() => Some("mulf"),
+            _ => None,
+        };
+        let mut next = match reassociable {
+            Some(op) => self.body.assign(format!(
+                "arith.{op} {acc}, {v} fastmath<reassoc> : {}",
+                elem.ty
+            )),
+            None => reduction.combine(&mut self.body, &acc, &v, elem),
+        };
+        for result in results.into_iter().rev() {
+            self.body.line(format!("scf.yield {next} : {}", elem.ty));
+            self.body.close("");
+            next = result;
+        }
+        Ok(next)
+    }
+
+    /// [`Self::accumulate`] split over threads, for a reduction of a whole
+    /// input outside any parallel loop: blocks of the first axis (of 4096
+    /// elements where it is the only axis) run in parallel, each folds
+    /// its part from `start` in registers, and OpenMP combines the parts
+    /// (`scf.reduce`, which `convert-scf-to-openmp` lowers). `None` where
+    /// OpenMP has no reduction for `reduction` on `elem` (it has sums,
+    /// products, and float minima and maxima as a compare and a select);
+    /// `start` must then be the identity.
+    #[allow(clippy::too_many_arguments)]
+    fn parallel_accumulate(
+        &mut self,
+        lib: &Library<'a>,
+        env: &HashMap<String, String>,
+        vars: &[(String, Expr)],
+        start: &str,
+        elem: &Elem,
+        reduction: Reduction,
+        mut value: impl FnMut(&mut Self, &HashMap<String, String>) -> Result<'a, String>,
+    ) -> Result<'a, Option<String>> {
+        let predicate = match reduction {
+            _ if elem.is_complex() || elem.lanes().is_some() => return Ok(None),
+            Reduction::Sum | Reduction::Product => None,
+            Reduction::Max if elem.is_float() => Some("ogt"),
+            Reduction::Min if elem.is_float() => Some("olt"),
+            _ => return Ok(None),
+        };
+        let Some(((first, count), rest)) = vars.split_first() else {
+            return Ok(None);
+        };
+        let t = &elem.ty;
+        let (zero, one) = (self.body.index(0), self.body.index(1));
+        let n = self.emit_int(lib.node, env, count)?;
+        let block = self.body.index(if rest.is_empty() { 4096 } else { 1 });
+        let blocks = self
+            .body
+            .assign(format!("arith.ceildivui {n}, {block} : index"));
+        let (b, result) = (self.body.fresh(), self.body.fresh());
+        self.body.open(format!(
+            "{result} = scf.parallel ({b}) = ({zero}) to ({blocks}) step ({one}) init ({start}) -> {t}"
+        ));
+        let lo = self.body.assign(format!("arith.muli {b}, {block} : index"));
+        let end = self
+            .body
+            .assign(format!("arith.addi {lo}, {block} : index"));
+        let hi = self.body.assign(format!("arith.minui {end}, {n} : index"));
+        let (i, carried, part) = (self.body.fresh(), self.body.fresh(), self.body.fresh());
+        self.body.open(format!(
+            "{part} = scf.for {i} = {lo} to {hi} step {one} iter_args({carried} = {start}) -> ({t})"
+        ));
+        let mut inner = env.clone();
+        inner.insert(first.clone(), i);
+        let folded = self.accumulate(lib, &inner, rest, &carried, elem, reduction, &mut value)?;
+        self.body.line(format!("scf.yield {folded} : {t}"));
+        self.body.close("");
+        self.body.open(format!("scf.reduce({part} : {t})"));
+        let (x, y) = (self.body.fresh(), self.body.fresh());
+        self.body.line(format!("^bb0({x}: {t}, {y}: {t}):"));
+        let combined = match predicate {
+            Some(p) => {
+                let test = self.body.assign(format!("arith.cmpf {p}, {x}, {y} : {t}"));
+                self.body
+                    .assign(format!("arith.select {test}, {x}, {y} : {t}"))
+            }
+            None => reduction.combine(&mut self.body, &x, &y, elem),
+        };
+        self.body
+            .line(format!("scf.reduce.return {combined} : {t}"));
+        self.body.close("");
+        self.body.close("");
+        Ok(Some(result))
+    }
+
     fn reduce(&mut self, lib: &mut Library<'a>) -> Result<'a, ()> {
         let node = lib.node;
         let (in_data, in_subset) = lib.input("")?.clone();
@@ -499,15 +624,36 @@ impl<'a> Function<'a, '_> {
             ..lib.shallow()
         };
         if let Some(identity) = lib.number("identity") {
-            let v = self.constant(identity, &elem);
+            // The reduction of one output element starts at the identity
+            // and stays in a register until its one store.
+            let start = self.constant(identity, &elem);
+            let read = |f: &mut Self, env: &HashMap<String, String>| {
+                let in_index: Vec<Expr> = (0..n).map(|d| var(&format!("__r{d}"))).collect();
+                f.read(&inner_lib, env, &input, &in_index, &elem)
+            };
+            let total = if kept.is_empty() && lib.parallel.is_empty() {
+                self.parallel_accumulate(
+                    &inner_lib, &outer_env, &inner, &start, &elem, reduction, read,
+                )?
+            } else {
+                None
+            };
+            let total = match total {
+                Some(total) => total,
+                None => self.accumulate(
+                    &inner_lib, &outer_env, &inner, &start, &elem, reduction, read,
+                )?,
+            };
             self.write(
                 &inner_lib,
                 &outer_env,
                 (&output, &out_index),
-                &v,
+                &total,
                 &elem,
                 None,
             )?;
+            self.close_nest(outer_kind);
+            return Ok(());
         }
         let (env, inner_kind) = self.open_nest(&inner_lib, &inner, false)?;
         let in_index: Vec<Expr> = (0..n).map(|d| var(&format!("__r{d}"))).collect();
