@@ -16,11 +16,15 @@
 // CHECK-DAG: func.func private @LAPACKE_dgetri(i32, i32, !llvm.ptr, i32, !llvm.ptr) -> i32
 // KEPT-COUNT-3: sdfg.library
 
-// The lower factor, its upper triangle zeroed ('L' is 76, row-major 101).
+// The lower factor, its upper triangle zeroed. potrf reads the row-major
+// buffer as column-major, with the other triangle (column-major 102, 'U'
+// 85), which is the same matrix to it and saves LAPACKE's transposes.
 // CHECK-LABEL: func.func @cholesky
 // CHECK: %[[BUF:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK-DAG: %[[MAJOR:.*]] = arith.constant 102 : i32
+// CHECK-DAG: %[[UPLO:.*]] = arith.constant 85 : i8
 // CHECK: memref.extract_aligned_pointer_as_index %[[BUF]]
-// CHECK: call @LAPACKE_dpotrf
+// CHECK: call @LAPACKE_dpotrf(%[[MAJOR]], %[[UPLO]],
 // CHECK: arith.cmpi ugt
 // CHECK: arith.select
 // CHECK: memref.dealloc %[[BUF]]

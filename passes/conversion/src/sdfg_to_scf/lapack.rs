@@ -19,7 +19,9 @@
 //! array, a column of a row-major one). Each operand is therefore staged:
 //! copied into a fresh row-major buffer, handed to LAPACKE as
 //! `LAPACK_ROW_MAJOR` with its leading dimension, and the result copied
-//! back into the output's subset. The copies are `O(n^2)` next to the
+//! back into the output's subset. (potrf takes the buffer as column-major
+//! with the other triangle, which is the same matrix for it and saves
+//! LAPACKE's transposed copies.) The copies are `O(n^2)` next to the
 //! factorizations' `O(n^3)`, and run sequentially: OpenMP threads woken
 //! for them would spin (LLVM's libomp waits 200 ms by default) while
 //! OpenBLAS's own threads factor the matrix on the same cores.
@@ -29,7 +31,7 @@
 //! %buf = memref.alloc(%nn) : memref<?xf64>
 //! scf.for ... { copy _a[i, j] into %buf[i * n + j] }
 //! %p = memref.extract_aligned_pointer_as_index %buf : memref<?xf64> -> index
-//! %info = func.call @LAPACKE_dpotrf(%c101, %c76, %n, %ptr, %n) : (i32, i8, i32, !llvm.ptr, i32) -> i32
+//! %info = func.call @LAPACKE_dpotrf(%c102, %c85, %n, %ptr, %n) : (i32, i8, i32, !llvm.ptr, i32) -> i32
 //! scf.for ... { _b[i, j] = j > i ? 0 : %buf[i * n + j] }
 //! memref.dealloc %buf : memref<?xf64>
 //! ```
@@ -49,6 +51,9 @@ use super::{fail, Function, Result};
 
 /// `LAPACK_ROW_MAJOR` in `lapacke.h`.
 pub(super) const ROW_MAJOR: i64 = 101;
+
+/// `LAPACK_COL_MAJOR` in `lapacke.h`.
+const COL_MAJOR: i64 = 102;
 
 /// The LAPACKE functions the lowering calls, by name without the type
 /// letter: their MLIR signatures (`ptr` stands for `!llvm.ptr`).
@@ -106,10 +111,17 @@ impl<'a> Function<'a, '_> {
         let buffer = self.stage(lib, &a)?;
         let n = self.lapack_int(lib, &buffer.rows)?;
         let ld = self.leading_dimension(lib, &buffer.rows)?;
-        let major = self.i32_constant(ROW_MAJOR);
+        // The row-major buffer read as column-major is A^T, whose 'U'
+        // triangle is A's 'L' one. potrf reads only that triangle and
+        // writes its factor there, so the row-major 'L' factor is the
+        // column-major 'U' one, A^T = U^T U (U^H U, conjugated, for
+        // complex numbers) with U^T = L: the same numbers, without the
+        // transposed copies in and out (and their allocation) that
+        // LAPACKE makes for `LAPACK_ROW_MAJOR`.
+        let major = self.i32_constant(COL_MAJOR);
         let uplo = self.body.assign(format!(
             "arith.constant {} : i8",
-            if lower { 'L' } else { 'U' } as u8
+            if lower { 'U' } else { 'L' } as u8
         ));
         let ptr = self.pointer(&buffer.data);
         self.lapacke(
