@@ -30,12 +30,12 @@
 //! its writes and scalar-to-symbol leaves it. That is why auto-optimize
 //! runs this pass last.
 
-use sdfg_analysis::symbols::{assigned_symbols, defined_symbols};
+use sdfg_analysis::symbols::assigned_symbols;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{dictionary_entries, Op};
 use sdfg_dialect::{rewrite, Container, ContainerKind, Lifetime};
 use sdfg_symbolic::parse;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
@@ -74,14 +74,16 @@ impl RustPass for MakeTransientsPersistent {
             make_transients_persistent(module);
             return Ok(());
         };
-        for (sdfg, alloc) in top_level_transients(module) {
-            if alloc.str_attr("name") != Some(name.as_str()) {
-                continue;
-            }
-            if let Err(why) = make_persistent(sdfg, alloc) {
-                alloc.emit_warning(format!(
-                    "sdfg-make-transients-persistent does not apply: {why}"
-                ));
+        for (sdfg, allocs) in top_level_transients(module) {
+            for alloc in allocs {
+                if alloc.str_attr("name") != Some(name.as_str()) {
+                    continue;
+                }
+                if let Err(why) = make_persistent(sdfg, alloc) {
+                    alloc.emit_warning(format!(
+                        "sdfg-make-transients-persistent does not apply: {why}"
+                    ));
+                }
             }
         }
         Ok(())
@@ -93,8 +95,8 @@ impl RustPass for MakeTransientsPersistent {
 }
 
 /// Why transient `alloc` of `sdfg` cannot become persistent; `None` if it
-/// can. `assigned` are the symbols whose values change during a call of
-/// `sdfg` (those it defines or assigns).
+/// can. `assigned` are the symbols `sdfg` assigns or iterates, whose
+/// values change during a call.
 fn why_not_persistent(sdfg: Op<'_>, alloc: Op<'_>, assigned: &BTreeSet<String>) -> Option<String> {
     let name = alloc.str_attr("name").unwrap_or_default();
     let lifetime = alloc
@@ -153,36 +155,31 @@ fn why_not_persistent(sdfg: Op<'_>, alloc: Op<'_>, assigned: &BTreeSet<String>) 
     None
 }
 
-/// The transients (`sdfg.alloc`) of the SDFGs under `root` that no other
-/// SDFG holds, with their SDFGs.
-fn top_level_transients(root: Op<'_>) -> Vec<(Op<'_>, Op<'_>)> {
+/// The SDFGs under `root` that no other SDFG holds, each with its
+/// transients (`sdfg.alloc`).
+fn top_level_transients(root: Op<'_>) -> Vec<(Op<'_>, Vec<Op<'_>>)> {
     std::iter::once(root)
         .chain(root.descendants())
         .filter(|op| op.is("sdfg.sdfg") && op.ancestor("sdfg.sdfg").is_none())
-        .flat_map(|sdfg| {
-            sdfg.region_ops(0)
+        .map(|sdfg| {
+            let allocs = sdfg
+                .region_ops(0)
                 .into_iter()
                 .filter(|o| o.is("sdfg.alloc"))
-                .map(move |alloc| (sdfg, alloc))
+                .collect();
+            (sdfg, allocs)
         })
         .collect()
-}
-
-/// The symbols whose values change during a call of `sdfg`: those it
-/// defines or assigns.
-fn changing_symbols(sdfg: Op<'_>) -> BTreeSet<String> {
-    let mut assigned = defined_symbols(sdfg);
-    assigned.extend(assigned_symbols(sdfg));
-    assigned
 }
 
 /// Gives transient `alloc` of `sdfg` the `Persistent` lifetime, or says
 /// why it cannot have it.
 pub fn make_persistent(sdfg: Op<'_>, alloc: Op<'_>) -> Result<(), String> {
-    persist(sdfg, alloc, &changing_symbols(sdfg))
+    persist(sdfg, alloc, &assigned_symbols(sdfg))
 }
 
-/// [`make_persistent`], given the [`changing_symbols`] of `sdfg`.
+/// [`make_persistent`], given the symbols `sdfg` assigns
+/// ([`assigned_symbols`]).
 fn persist(sdfg: Op<'_>, alloc: Op<'_>, assigned: &BTreeSet<String>) -> Result<(), String> {
     if let Some(why) = why_not_persistent(sdfg, alloc, assigned) {
         return Err(why);
@@ -197,14 +194,14 @@ fn persist(sdfg: Op<'_>, alloc: Op<'_>, assigned: &BTreeSet<String>) -> Result<(
 /// persistent persistent (see the module comment); returns how many
 /// changed.
 pub fn make_transients_persistent(root: Op<'_>) -> usize {
-    let mut assigned: HashMap<Op<'_>, BTreeSet<String>> = HashMap::new();
     top_level_transients(root)
         .into_iter()
-        .filter(|(sdfg, alloc)| {
-            let symbols = assigned
-                .entry(*sdfg)
-                .or_insert_with(|| changing_symbols(*sdfg));
-            persist(*sdfg, *alloc, symbols).is_ok()
+        .map(|(sdfg, allocs)| {
+            let assigned = assigned_symbols(sdfg);
+            allocs
+                .into_iter()
+                .filter(|alloc| persist(sdfg, *alloc, &assigned).is_ok())
+                .count()
         })
-        .count()
+        .sum()
 }
