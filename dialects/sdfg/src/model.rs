@@ -10,6 +10,7 @@ use mlir_sys::{
     mlirAttributeIsAType, mlirStringAttrGet, mlirTypeAttrGetValue, MlirAttribute, MlirContext,
     MlirType,
 };
+use sdfg_symbolic::Expr;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -310,6 +311,60 @@ pub enum Wcr {
     Named(WcrKind),
     /// A custom Python lambda.
     Custom(String),
+}
+
+impl Wcr {
+    /// The resolution a DaCe lambda of two arguments computes: the named
+    /// one where the body is one of them (`lambda a, b: a + b` is `sum`,
+    /// also with the arguments swapped or the body in parentheses), a
+    /// custom lambda otherwise.
+    pub fn from_lambda(lambda: &str) -> Wcr {
+        match named_lambda(lambda).and_then(WcrKind::from_name) {
+            Some(kind) => Wcr::Named(kind),
+            None => Wcr::Custom(lambda.to_string()),
+        }
+    }
+}
+
+/// The name of the resolution `lambda` computes, where it is a sum, a
+/// product, a minimum, a maximum or an exchange.
+fn named_lambda(lambda: &str) -> Option<&'static str> {
+    let mut text = lambda.trim();
+    while let Some(inner) = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        // Only parentheses around the whole lambda: `(a)(b)` keeps its.
+        let balanced = inner
+            .chars()
+            .try_fold(0i32, |depth, c| match c {
+                '(' => Some(depth + 1),
+                ')' => (depth > 0).then(|| depth - 1),
+                _ => Some(depth),
+            })
+            .is_some();
+        if !balanced {
+            break;
+        }
+        text = inner.trim();
+    }
+    let (args, body) = text.strip_prefix("lambda")?.split_once(':')?;
+    let names: Vec<&str> = args.split(',').map(str::trim).collect();
+    let [a, b] = names.as_slice() else {
+        return None;
+    };
+    let body = sdfg_symbolic::parse(body.trim()).ok()?;
+    let (a, b) = (Expr::symbol(a), Expr::symbol(b));
+    if body == Expr::add(&a, &b) {
+        Some("sum")
+    } else if body == Expr::mul(&a, &b) {
+        Some("product")
+    } else if body == Expr::min(vec![a.clone(), b.clone()]) {
+        Some("min")
+    } else if body == Expr::max(vec![a, b.clone()]) {
+        Some("max")
+    } else if body == b {
+        Some("exchange")
+    } else {
+        None
+    }
 }
 
 impl Memlet {

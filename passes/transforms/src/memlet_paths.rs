@@ -13,8 +13,8 @@
 
 use mlir_sys::MlirType;
 use sdfg_dialect::ir::{Op, Val};
-use sdfg_dialect::{memlet_at, set_memlet_at, Memlet};
-use sdfg_symbolic::{parse_subset, Embedding, Subset};
+use sdfg_dialect::{memlet_at, set_memlet_at, Memlet, Wcr};
+use sdfg_symbolic::{parse_subset, Embedding, Expr, Subset};
 
 /// Checks that a library node reading `subset` computes the same after
 /// the subset moves through `embedding`. The matrix-product family
@@ -54,6 +54,7 @@ pub struct Moves<'a> {
     exits: Vec<(Op<'a>, usize, Memlet)>,
     retyped: Vec<(Val<'a>, MlirType)>,
     to: Option<MlirType>,
+    wcr: Option<Wcr>,
 }
 
 impl<'a> Moves<'a> {
@@ -61,6 +62,12 @@ impl<'a> Moves<'a> {
     /// scope values they pass through take it.
     pub fn into_type(&mut self, ty: MlirType) {
         self.to = Some(ty);
+    }
+
+    /// Plans the writes that move to resolve their conflicts with `wcr`
+    /// from then on (writes that become reductions into their target).
+    pub fn resolving(&mut self, wcr: Wcr) {
+        self.wcr = Some(wcr);
     }
 
     fn retype(&mut self, value: Val<'a>) -> Result<(), String> {
@@ -121,8 +128,9 @@ impl<'a> Moves<'a> {
         match producer.name() {
             "sdfg.tasklet" => Ok(()),
             // A nested SDFG's argument keeps its shape: only its result,
-            // whose type is the outer container's, changes.
-            "sdfg.nested" => self.retype(producer.results()[index]),
+            // whose type is the outer container's, changes. Its writes
+            // inside cannot take a resolution from here.
+            "sdfg.nested" if self.wcr.is_none() => self.retype(producer.results()[index]),
             "sdfg.map" => {
                 let result = producer.results()[index];
                 self.retype(result)?;
@@ -147,6 +155,21 @@ impl<'a> Moves<'a> {
                         .copied()
                         .and_then(Memlet::from_attr)
                         .ok_or("an exit entry has no memlet")?;
+                    if let Some(wcr) = &self.wcr {
+                        if memlet.wcr != Wcr::None && memlet.wcr != *wcr {
+                            return Err("a write already resolves its conflicts otherwise".into());
+                        }
+                        memlet.wcr = wcr.clone();
+                        // The writes keep their number where their
+                        // elements come together.
+                        let old = parse_subset(&memlet.subset).map_err(|e| e.to_string())?;
+                        let new = embedding.apply_subset(&old)?;
+                        let (before, after) = (old.volume(), new.volume());
+                        if memlet.volume.is_none() && Expr::sub(&before, &after).as_int() != Some(0)
+                        {
+                            memlet.volume = Some(before.to_string());
+                        }
+                    }
                     memlet.subset = embedding.apply(&memlet.subset)?;
                     self.exits.push((exit, k, memlet));
                     if let (Some(inner), Some(number)) =

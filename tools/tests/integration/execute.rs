@@ -207,7 +207,7 @@ pub(crate) const SIMPLIFY: &str =
 /// program computes the same numbers after it. (Expanding tiled maps
 /// re-propagates over `Min` ranges, which the symbolic engine bounds
 /// slowly on stencils of many maps: tiling comes last.)
-pub(crate) const MAP_TRANSFORMATIONS: &str = "builtin.module(sdfg-map-fusion{siblings=true},sdfg-map-expansion,sdfg-map-interchange,sdfg-map-collapse,sdfg-map-tiling{tile-sizes=3,2})";
+pub(crate) const MAP_TRANSFORMATIONS: &str = "builtin.module(sdfg-map-reduce-fusion,sdfg-map-fusion{siblings=true},sdfg-map-expansion,sdfg-map-interchange,sdfg-map-collapse,sdfg-map-tiling{tile-sizes=3,2})";
 
 /// What `sdfg-run -O` runs: a program computes the same numbers after it.
 pub(crate) const AUTO_OPTIMIZE: &str = "builtin.module(sdfg-auto-optimize)";

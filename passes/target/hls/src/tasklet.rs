@@ -20,7 +20,6 @@ use crate::cexpr::{float_literal, mlir_type, unsigned_type, CEmitter};
 use mlir_sys::*;
 use sdfg_dialect::ir::{type_to_string, Op, Val};
 use sdfg_dialect::Wcr;
-use sdfg_symbolic::Expr;
 use std::collections::HashMap;
 
 /// Why a body cannot be emitted: the op and the reason.
@@ -581,13 +580,9 @@ pub fn store_statement(
             "div" => format!("{target} /= {value};"),
             other => return Err(format!("write-conflict resolution '{other}' is not supported by the HLS emitter yet")),
         },
-        Wcr::Custom(lambda) => match named_lambda(lambda) {
-            Some(kind) => {
-                let named = sdfg_dialect::WcrKind::from_name(kind)
-                    .ok_or_else(|| format!("no write-conflict resolution named {kind}"))?;
-                return store_statement(target, value, &Wcr::Named(named), ty);
-            }
-            None => {
+        Wcr::Custom(lambda) => match Wcr::from_lambda(lambda) {
+            named @ Wcr::Named(_) => return store_statement(target, value, &named, ty),
+            _ => {
                 return Err(format!("custom write-conflict resolution `{lambda}` is not supported by the HLS emitter yet"),
                 )
             }
@@ -602,7 +597,10 @@ pub fn store_statement(
 pub fn partial_resolution(wcr: &Wcr, ty: &str) -> Option<(String, Wcr)> {
     let kind = match wcr {
         Wcr::Named(kind) => kind.name(),
-        Wcr::Custom(lambda) => named_lambda(lambda)?,
+        Wcr::Custom(lambda) => match Wcr::from_lambda(lambda) {
+            Wcr::Named(kind) => kind.name(),
+            _ => return None,
+        },
         Wcr::None => return None,
     };
     let (identity, combine) = match kind {
@@ -616,31 +614,4 @@ pub fn partial_resolution(wcr: &Wcr, ty: &str) -> Option<(String, Wcr)> {
         identity,
         Wcr::Named(sdfg_dialect::WcrKind::from_name(combine)?),
     ))
-}
-
-/// The named resolution a lambda of two arguments computes (`lambda a,
-/// b: a + b` is `sum`), where it is one of them.
-fn named_lambda(lambda: &str) -> Option<&'static str> {
-    let text = crate::cexpr::strip(lambda.trim().to_string());
-    let rest = text.strip_prefix("lambda")?;
-    let (args, body) = rest.split_once(':')?;
-    let names: Vec<&str> = args.split(',').map(str::trim).collect();
-    let [a, b] = names.as_slice() else {
-        return None;
-    };
-    let body = sdfg_symbolic::parse(body.trim()).ok()?;
-    let (a, b) = (Expr::symbol(a), Expr::symbol(b));
-    if body == Expr::add(&a, &b) {
-        Some("sum")
-    } else if body == Expr::mul(&a, &b) {
-        Some("product")
-    } else if body == Expr::min(vec![a.clone(), b.clone()]) {
-        Some("min")
-    } else if body == Expr::max(vec![a, b.clone()]) {
-        Some("max")
-    } else if body == b {
-        Some("exchange")
-    } else {
-        None
-    }
 }

@@ -352,7 +352,7 @@ fn plan(map: Op<'_>, result: usize) -> Result<Plan<'_>, String> {
 /// attribute; `None` where the accumulator cannot start from one (integer
 /// minima and maxima, whose signedness the type does not say; complex
 /// and vector elements).
-fn identity(kind: &str, ty: &str) -> Option<String> {
+pub(crate) fn identity(kind: &str, ty: &str) -> Option<String> {
     let float = matches!(ty, "f16" | "bf16" | "f32" | "f64");
     let integer = ty
         .strip_prefix('i')
@@ -381,7 +381,7 @@ fn identity(kind: &str, ty: &str) -> Option<String> {
 
 /// The signless form of an integer type (`ui64` is `i64`), as tasklet
 /// bodies compute with them; other types as they are.
-fn signless(ty: &str) -> String {
+pub(crate) fn signless(ty: &str) -> String {
     match ty.strip_prefix('u').or_else(|| ty.strip_prefix('s')) {
         Some(rest)
             if rest
@@ -422,7 +422,7 @@ fn apply<'a>(map: Op<'a>, plan: Plan<'a>) -> Result<String, String> {
         &name,
         &acc_text,
         &signless(&element),
-        &shape,
+        &Subset::full(&shape),
         &plan.identity,
     )?;
     let acc =
@@ -470,30 +470,43 @@ fn apply<'a>(map: Op<'a>, plan: Plan<'a>) -> Result<String, String> {
     Ok(name)
 }
 
-/// The map that sets every element of the accumulator `name` (of type
-/// `ty`, `shape`) to `identity`, before `map`.
-fn init_map<'a>(
-    map: Op<'a>,
+/// The map that sets every element of `subset` of the container `name`
+/// (of type `ty`, with `element`s) to `identity`, before `before`. The
+/// symbols it names are the subset's and the type's sizes.
+pub(crate) fn init_map<'a>(
+    before: Op<'a>,
     name: &str,
     ty: &str,
     element: &str,
-    shape: &[Expr],
+    subset: &Subset,
     identity: &str,
 ) -> Result<Op<'a>, String> {
-    let params: Vec<String> = (0..shape.len()).map(|d| format!("__acc{d}")).collect();
+    let params: Vec<String> = (0..subset.dims()).map(|d| format!("__acc{d}")).collect();
     let ranges: Vec<String> = params
         .iter()
-        .zip(shape)
-        .map(|(p, s)| format!("\"{p}\" = \"0:{s}\""))
+        .zip(subset.ranges())
+        .map(|(p, r)| match r.step.as_int() {
+            Some(1) => format!("\"{p}\" = \"{}:{}\"", r.start, r.end),
+            _ => format!("\"{p}\" = \"{}:{}:{}\"", r.start, r.end, r.step),
+        })
         .collect();
-    let mut symbols: Vec<String> = shape
+    let container = rewrite::parse_type(before, ty)
+        .and_then(Container::from_type)
+        .ok_or_else(|| format!("`{ty}` is not a container type"))?;
+    let sizes = container
+        .shape
         .iter()
-        .flat_map(|s| s.free_symbols())
+        .chain(container.strides.iter().flatten())
+        .chain(container.offset.iter().flatten())
+        .filter_map(|e| sdfg_symbolic::parse(e).ok());
+    let mut symbols: Vec<String> = subset
+        .free_symbols()
+        .into_iter()
+        .chain(sizes.flat_map(|e| e.free_symbols()))
         .map(|s| format!("{s} = i64"))
         .collect();
     symbols.sort();
     symbols.dedup();
-    let full = Subset::full(shape).to_string();
     let text = format!(
         "sdfg.sdfg @__accumulator(%acc: {ty} as \"{name}\") symbols {{{symbols}}} {{
   sdfg.state @s {{
@@ -504,14 +517,14 @@ fn init_map<'a>(
       }}
       sdfg.exit (\"{name}\" = %t[\"{point}\"] : {element})
     }}
-    %w = sdfg.access %acc writes(%m[\"{full}\"] : {ty}) : {ty}
+    %w = sdfg.access %acc writes(%m[\"{subset}\"] : {ty}) : {ty}
   }}
 }}",
         symbols = symbols.join(", "),
         ranges = ranges.join(", "),
         point = params.join(", "),
     );
-    let holder = rewrite::parse_detached(map, &text)
+    let holder = rewrite::parse_detached(before, &text)
         .ok_or_else(|| format!("the accumulator's initialization `{text}` does not parse"))?;
     let state = holder
         .region_ops(0)
@@ -529,7 +542,7 @@ fn init_map<'a>(
     // rest once the map is moved out, and nothing refers to it.
     unsafe {
         rewrite::erase(node);
-        rewrite::move_before(init, map);
+        rewrite::move_before(init, before);
         rewrite::erase(holder);
     }
     Ok(init)

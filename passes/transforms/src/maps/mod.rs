@@ -9,6 +9,7 @@
 //! | `sdfg-map-interchange` | `MapInterchange` | two directly nested maps swap places |
 //! | `sdfg-map-reorder` | `MapDimShuffle` | a map's parameters in a given order |
 //! | `sdfg-map-fusion` | `MapFusion` | a producer map and its consumer, or two sibling maps, become one |
+//! | `sdfg-map-reduce-fusion` | `MapReduceFusion` | a map and the `Reduce` of the transient it writes become one map that resolves into the output |
 //!
 //! Each is a public function that applies the transformation to one map
 //! or says why it does not apply, and a pass that applies it to the maps
@@ -32,6 +33,7 @@ pub mod collapse;
 pub mod expansion;
 pub mod fusion;
 pub mod interchange;
+pub mod reduce_fusion;
 pub mod reorder;
 pub mod tiling;
 
