@@ -853,6 +853,39 @@ impl Expr {
         Expr::add(e, &Expr::int(k))
     }
 
+    /// An upper bound of `self` that mentions none of `names`, from the
+    /// minima and maxima in it: `c * Min(a, b) + r` (for `c > 0`) is at most
+    /// `c * a + r` and `c * b + r`, and `-c * Max(a, b) + r` at most
+    /// `-c * a + r` and `-c * b + r`; the bound is the minimum of those that
+    /// are free of `names` once simplified (`Min(t + 4, N) - t` is at most
+    /// `4`). `None` where no such bound is found.
+    pub fn upper_bound_free_of(&self, names: &BTreeSet<String>) -> Option<Expr> {
+        if self.free_symbols().is_disjoint(names) {
+            return Some(self.clone());
+        }
+        let terms = self.poly().non_constant();
+        for (mono, coef) in terms {
+            let [(atom, 1)] = mono.factors.as_slice() else {
+                continue;
+            };
+            let args = match atom {
+                Atom::Min(v) if !coef.is_negative() => v,
+                Atom::Max(v) if coef.is_negative() => v,
+                _ => continue,
+            };
+            let c = Expr::rat(*coef);
+            let rest = Expr::sub(self, &Expr::mul(&c, &Expr::from_atom(atom.clone())));
+            let bounds: Vec<Expr> = args
+                .iter()
+                .filter_map(|a| Expr::add(&Expr::mul(&c, a), &rest).upper_bound_free_of(names))
+                .collect();
+            if !bounds.is_empty() {
+                return Some(Expr::min(bounds));
+            }
+        }
+        None
+    }
+
     /// Logical negation.
     pub fn not(a: &Expr) -> Expr {
         let a = a.boolean();

@@ -560,3 +560,19 @@ fn unravels_row_major() {
         }
     }
 }
+
+#[test]
+fn bounds_tile_sizes_free_of_the_tile_origin() {
+    let local: std::collections::BTreeSet<String> = ["t".to_string()].into();
+    let bound = |e: &str| p(e).upper_bound_free_of(&local);
+    // A partial tile is at most a whole one.
+    assert_eq!(bound("Min(t + 4, N) - t"), Some(p("4")));
+    assert_eq!(bound("Min(N, t + 32) - t + 1"), Some(p("33")));
+    // Both arguments free of t once the origin cancels.
+    assert_eq!(bound("Min(2*t + 8, t + N) - t"), Some(p("N")));
+    // Minus a maximum is at most minus each argument.
+    assert_eq!(bound("t + 3 - Max(t, 0)"), Some(p("3")));
+    // Nothing bounds a size that grows with t.
+    assert_eq!(bound("t + N"), None);
+    assert_eq!(bound("N"), Some(p("N")));
+}

@@ -70,7 +70,9 @@ impl<'a> Moves<'a> {
         self.wcr = Some(wcr);
     }
 
-    fn retype(&mut self, value: Val<'a>) -> Result<(), String> {
+    /// Plans giving `value` (the scope argument or result the moves
+    /// start from) the container type of [`Moves::into_type`].
+    pub fn retype(&mut self, value: Val<'a>) -> Result<(), String> {
         let ty = self.to.ok_or("no container type to move into")?;
         self.retyped.push((value, ty));
         Ok(())

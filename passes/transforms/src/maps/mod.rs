@@ -9,6 +9,7 @@
 //! | `sdfg-map-interchange` | `MapInterchange` | two directly nested maps swap places |
 //! | `sdfg-map-reorder` | `MapDimShuffle` | a map's parameters in a given order |
 //! | `sdfg-map-fusion` | `MapFusion` | a producer map and its consumer, or two sibling maps, become one |
+//! | `sdfg-in-local-storage`, `sdfg-out-local-storage` | `InLocalStorage`, `OutLocalStorage` | a nested map reads (writes) its box of some data through a transient buffer of its own |
 //! | `sdfg-map-reduce-fusion` | `MapReduceFusion` | a map and the `Reduce` of the transient it writes become one map that resolves into the output |
 //!
 //! Each is a public function that applies the transformation to one map
@@ -33,6 +34,7 @@ pub mod collapse;
 pub mod expansion;
 pub mod fusion;
 pub mod interchange;
+pub mod local_storage;
 pub mod reduce_fusion;
 pub mod reorder;
 pub mod tiling;
