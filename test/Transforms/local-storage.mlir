@@ -132,3 +132,31 @@ sdfg.sdfg @do_not_store_resolved_writes(%A: !sdfg.array<f64 ["N", "8"]> as "A", 
     %s = sdfg.access %S writes(%m["0:N", volume "8*N", wcr sum] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
   }
 }
+
+// -----
+
+// A map that updates A in place keeps reading and writing A itself: reads
+// of a copy would miss its writes, and writes held back in a buffer would
+// be missed by its reads.
+// CHECK-LABEL: sdfg.sdfg @do_not_store_data_updated_in_place
+// CHECK-NOT: _local
+sdfg.sdfg @do_not_store_data_updated_in_place(%A: !sdfg.array<f64 ["N", "8"]> as "A") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N", "8"]>
+    %m = sdfg.map "rows" ["i" = "0:N"] ins("a" = %a["0:N, 0:8"] : !sdfg.array<f64 ["N", "8"]>) outs("a" : !sdfg.array<f64 ["N", "8"]>) {
+    ^bb0(%ai: !sdfg.array<f64 ["N", "8"]>):
+      // expected-warning @+2 {{sdfg-in-local-storage does not apply: 'A' is also written by the map, whose reads of a copy would miss its writes}}
+      // expected-warning @+1 {{sdfg-out-local-storage does not apply: 'A' is also read by the map, whose reads would miss the writes held back in the buffer}}
+      %c = sdfg.map "leave" ["j" = "0:8"] ins("a" = %ai["i, 0:8"] : !sdfg.array<f64 ["N", "8"]>) outs("a" : !sdfg.array<f64 ["N", "8"]>) {
+      ^bb0(%aj: !sdfg.array<f64 ["N", "8"]>):
+        %t = sdfg.tasklet "t" ins("x" = %aj["i, 7 - j"] : !sdfg.array<f64 ["N", "8"]>) outs("y" : f64) {
+        ^bb0(%x: f64):
+          sdfg.yield %x : f64
+        }
+        sdfg.exit ("a" = %t["i, j"] : f64)
+      }
+      sdfg.exit ("a" = %c["i, 0:8"] : !sdfg.array<f64 ["N", "8"]>)
+    }
+    %w = sdfg.access %A writes(%m["0:N, 0:8"] : !sdfg.array<f64 ["N", "8"]>) : !sdfg.array<f64 ["N", "8"]>
+  }
+}

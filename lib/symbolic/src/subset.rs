@@ -376,6 +376,14 @@ impl Subset {
         &self.ranges
     }
 
+    /// Whether every dimension is a run of consecutive indices (step and
+    /// tile 1): a box, not a strided or tiled set.
+    pub fn is_dense(&self) -> bool {
+        self.ranges
+            .iter()
+            .all(|r| r.step.as_int() == Some(1) && r.tile.as_int() == Some(1))
+    }
+
     /// Number of elements (product of the dimension sizes).
     pub fn volume(&self) -> Expr {
         self.ranges

@@ -203,11 +203,12 @@ pub(crate) const SIMPLIFY: &str =
 
 /// The map transformations as one transformation chain that applies each
 /// wherever it can (fusion, expansion, interchange and collapse, then
-/// tiling with small tiles, so that the test sizes have partial ones): a
+/// tiling with small tiles, so that the test sizes have partial ones, and
+/// local buffers for the tiles): a
 /// program computes the same numbers after it. (Expanding tiled maps
 /// re-propagates over `Min` ranges, which the symbolic engine bounds
 /// slowly on stencils of many maps: tiling comes last.)
-pub(crate) const MAP_TRANSFORMATIONS: &str = "builtin.module(sdfg-map-reduce-fusion,sdfg-map-fusion{siblings=true},sdfg-map-expansion,sdfg-map-interchange,sdfg-map-collapse,sdfg-map-tiling{tile-sizes=3,2})";
+pub(crate) const MAP_TRANSFORMATIONS: &str = "builtin.module(sdfg-map-reduce-fusion,sdfg-map-fusion{siblings=true},sdfg-map-expansion,sdfg-map-interchange,sdfg-map-collapse,sdfg-map-tiling{tile-sizes=3,2},sdfg-in-local-storage{level=innermost},sdfg-out-local-storage{level=innermost})";
 
 /// What `sdfg-run -O` runs: a program computes the same numbers after it.
 pub(crate) const AUTO_OPTIMIZE: &str = "builtin.module(sdfg-auto-optimize)";

@@ -47,7 +47,7 @@
 //! map keeps `i` and runs over tiles of `j`, and each tile accumulates one
 //! element.
 
-use super::{params, Level, Target};
+use super::{params, Level, MapPass, Target};
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{array_of, type_to_string, Op};
 use sdfg_dialect::{rewrite, Container, Memlet, Schedule, Wcr};
@@ -58,7 +58,13 @@ pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-accumulate-transient",
     summary: "Give maps nested in other scopes a transient accumulator for the writes they resolve into outer data (DaCe's AccumulateTransient); options label, level",
     op_name: "builtin.module",
-    create: || Box::new(AccumulateTransient::default()),
+    create: || {
+        Box::new(MapPass {
+            name: "sdfg-accumulate-transient",
+            transform: accumulate_transient,
+            target: Target::default(),
+        })
+    },
 };
 
 /// The registration of `sdfg-wcr-tiling`.
@@ -68,35 +74,6 @@ pub static WCR_TILING: PassRegistration = PassRegistration {
     op_name: "builtin.module",
     create: || Box::new(WcrTiling::default()),
 };
-
-/// `sdfg-accumulate-transient` and the maps it applies to.
-#[derive(Clone, Debug, Default)]
-pub struct AccumulateTransient {
-    /// The maps to give accumulators.
-    pub target: Target,
-}
-
-impl RustPass for AccumulateTransient {
-    fn set_options(&mut self, options: &str) -> Result<(), String> {
-        self.target = Target::parse_with(
-            "sdfg-accumulate-transient",
-            options,
-            "label and level",
-            |_, _| Ok(false),
-        )?;
-        Ok(())
-    }
-
-    fn run(&mut self, module: Op<'_>) -> Result<(), Diagnosed> {
-        self.target
-            .apply_each("sdfg-accumulate-transient", module, accumulate_transient);
-        Ok(())
-    }
-
-    fn clone_pass(&self) -> Box<dyn RustPass> {
-        Box::new(self.clone())
-    }
-}
 
 /// `sdfg-wcr-tiling` and its options.
 #[derive(Clone, Debug)]
@@ -311,11 +288,7 @@ fn plan(map: Op<'_>, result: usize) -> Result<Plan<'_>, String> {
             "output '{out_name}' writes a subset whose size depends on `{symbol}`, which an accumulator of the SDFG cannot"
         ));
     }
-    if subset
-        .ranges()
-        .iter()
-        .any(|r| r.step.as_int() != Some(1) || r.tile.as_int() != Some(1))
-    {
+    if !subset.is_dense() {
         return Err(format!("output '{out_name}' writes a strided subset"));
     }
     let exit = crate::scope_exit(map).ok_or("has no exit")?;

@@ -35,8 +35,11 @@
 //! element the map did not write would be overwritten with garbage, and
 //! a resolution would combine with an uninitialised buffer (DaCe's
 //! `AccumulateTransient` is the transformation for those,
-//! `sdfg-accumulate-transient`). The option `data=NAME` picks the
-//! connectors of one container.
+//! `sdfg-accumulate-transient`). Data the map both reads and writes
+//! keeps going to memory (a copy would miss the map's own writes), and so
+//! does the data of a map that holds a nested SDFG taking data with
+//! explicit strides (the buffer's are its own). The option `data=NAME`
+//! picks the connectors of one container.
 
 use super::Target;
 use crate::memlet_paths::Moves;
@@ -140,6 +143,7 @@ impl RustPass for LocalStorage {
 /// why it applies to none.
 pub fn in_local_storage(map: Op<'_>, data: Option<&str>) -> Result<Vec<String>, String> {
     nested(map)?;
+    let written: Vec<Option<String>> = map.results().into_iter().map(written_container).collect();
     let inputs = map.operand_segment(0);
     let mut made = Vec::new();
     let mut why = Vec::new();
@@ -147,6 +151,12 @@ pub fn in_local_storage(map: Op<'_>, data: Option<&str>) -> Result<Vec<String>, 
         let name = sdfg_dialect::container_name(sdfg_dialect::underlying_container(source))
             .unwrap_or_else(|| "data".into());
         if data.is_some_and(|d| d != name) {
+            continue;
+        }
+        if written.contains(&Some(name.clone())) {
+            why.push(format!(
+                "'{name}' is also written by the map, whose reads of a copy would miss its writes"
+            ));
             continue;
         }
         let planned = memlet_at(map, k)
@@ -165,6 +175,11 @@ pub fn in_local_storage(map: Op<'_>, data: Option<&str>) -> Result<Vec<String>, 
 /// or why it applies to none.
 pub fn out_local_storage(map: Op<'_>, data: Option<&str>) -> Result<Vec<String>, String> {
     nested(map)?;
+    let read: Vec<Option<String>> = map
+        .operand_segment(0)
+        .into_iter()
+        .map(|v| sdfg_dialect::container_name(sdfg_dialect::underlying_container(v)))
+        .collect();
     let mut made = Vec::new();
     let mut why = Vec::new();
     for (r, result) in map.results().into_iter().enumerate() {
@@ -175,6 +190,12 @@ pub fn out_local_storage(map: Op<'_>, data: Option<&str>) -> Result<Vec<String>,
         };
         let name = written_container(result).unwrap_or_else(|| "data".into());
         if data.is_some_and(|d| d != name) {
+            continue;
+        }
+        if read.contains(&Some(name.clone())) {
+            why.push(format!(
+                "'{name}' is also read by the map, whose reads would miss the writes held back in the buffer"
+            ));
             continue;
         }
         match plan_out(map, r, *user, *operand, &name) {
@@ -210,12 +231,32 @@ fn written_container(result: Val<'_>) -> Option<String> {
     }
 }
 
-/// Why `map` cannot have a buffer of its own: it is not in another scope.
+/// Why `map` cannot have a buffer of its own: it is not in another scope,
+/// or a nested SDFG in it takes data with the strides of the data's
+/// layout (which a buffer does not have, and the moves do not change).
 fn nested(map: Op<'_>) -> Result<(), String> {
     match map.parent() {
-        Some(p) if matches!(p.name(), "sdfg.map" | "sdfg.consume") => Ok(()),
-        _ => Err("is not inside another scope, so its buffer would be the data's size".into()),
+        Some(p) if matches!(p.name(), "sdfg.map" | "sdfg.consume") => {}
+        _ => {
+            return Err(
+                "is not inside another scope, so its buffer would be the data's size".into(),
+            )
+        }
     }
+    let laid_out = map
+        .descendants()
+        .into_iter()
+        .filter(|o| o.is("sdfg.sdfg"))
+        .flat_map(|sdfg| sdfg.region_args(0))
+        .filter_map(|arg| Container::from_type(arg.ty()))
+        .any(|c| c.strides.is_some() || c.offset.is_some());
+    if laid_out {
+        return Err(
+            "a nested SDFG in it takes data with explicit strides, which a buffer would change"
+                .into(),
+        );
+    }
+    Ok(())
 }
 
 fn finish(made: Vec<String>, why: Vec<String>, data: Option<&str>) -> Result<Vec<String>, String> {
@@ -307,11 +348,7 @@ impl Buffer {
             return Err(format!("the memlet of '{name}' is a copy"));
         }
         let subset = parse_subset(&memlet.subset).map_err(|e| e.to_string())?;
-        if subset
-            .ranges()
-            .iter()
-            .any(|r| r.step.as_int() != Some(1) || r.tile.as_int() != Some(1))
-        {
+        if !subset.is_dense() {
             return Err(format!("the box of '{name}' is strided"));
         }
         let sdfg = crate::enclosing_sdfg(map).ok_or("is in no SDFG")?;
@@ -333,7 +370,17 @@ impl Buffer {
                 })
             })
             .collect::<Result<_, _>>()?;
-        let dims: Vec<String> = bounds.iter().map(|b| format!("\"{b}\"")).collect();
+        // A box that the clamping to the data's bounds left empty (an
+        // invalid program's, which reads outside) gets an empty buffer,
+        // not one of a negative size.
+        let sizes = sdfg_analysis::executions::size_assumptions(sdfg);
+        let dims: Vec<String> = bounds
+            .iter()
+            .map(|b| match sizes.prove_nonnegative(b) {
+                true => format!("\"{b}\""),
+                false => format!("\"{}\"", Expr::max(vec![Expr::int(0), b.clone()])),
+            })
+            .collect();
         let element = type_to_string(container.element.0);
         Ok(Buffer {
             subset,

@@ -40,6 +40,7 @@ pub mod reorder;
 pub mod tiling;
 
 use mlir_sys::MlirAttribute;
+use sdfg_dialect::driver::{Diagnosed, RustPass};
 use sdfg_dialect::ir::{array_of, Op, Val};
 use sdfg_dialect::layout::layout;
 use sdfg_dialect::{memlet_at, rewrite, set_memlet_at};
@@ -53,6 +54,34 @@ pub struct Target {
     pub label: Option<String>,
     /// Only maps at this nesting level.
     pub level: Level,
+}
+
+/// A pass whose only options say which maps it works on, and that applies
+/// one transformation to each of them.
+#[derive(Clone, Debug)]
+pub struct MapPass {
+    /// The pass's argument, for its options' errors and its warnings.
+    pub name: &'static str,
+    /// The transformation: what it made, or why it does not apply.
+    pub transform: fn(Op<'_>) -> Result<Vec<String>, String>,
+    /// The maps it works on.
+    pub target: Target,
+}
+
+impl RustPass for MapPass {
+    fn set_options(&mut self, options: &str) -> Result<(), String> {
+        self.target = Target::parse_with(self.name, options, "label and level", |_, _| Ok(false))?;
+        Ok(())
+    }
+
+    fn run(&mut self, module: Op<'_>) -> Result<(), Diagnosed> {
+        self.target.apply_each(self.name, module, self.transform);
+        Ok(())
+    }
+
+    fn clone_pass(&self) -> Box<dyn RustPass> {
+        Box::new(self.clone())
+    }
 }
 
 /// A nesting level of maps.

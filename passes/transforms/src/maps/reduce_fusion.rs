@@ -47,9 +47,9 @@
 //! case is run before and after in the lit test.
 
 use super::accumulate::{init_map, signless};
-use super::Target;
+use super::{MapPass, Target};
 use crate::memlet_paths::Moves;
-use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
+use sdfg_dialect::driver::PassRegistration;
 use sdfg_dialect::ir::{type_to_string, Op, Val};
 use sdfg_dialect::library::Properties;
 use sdfg_dialect::{memlet_at, rewrite, set_memlet_at, Container, ContainerKind, Memlet, Wcr};
@@ -60,37 +60,14 @@ pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-map-reduce-fusion",
     summary: "Fuse a map with the Reduce that reads its transient: the map resolves its writes into the reduction's output (DaCe's MapReduceFusion); options label, level",
     op_name: "builtin.module",
-    create: || Box::new(MapReduceFusion::default()),
+    create: || {
+        Box::new(MapPass {
+            name: "sdfg-map-reduce-fusion",
+            transform: fuse_map_reduce,
+            target: Target::default(),
+        })
+    },
 };
-
-/// `sdfg-map-reduce-fusion` and the maps it applies to.
-#[derive(Clone, Debug, Default)]
-pub struct MapReduceFusion {
-    /// The maps to fuse with the reductions they feed.
-    pub target: Target,
-}
-
-impl RustPass for MapReduceFusion {
-    fn set_options(&mut self, options: &str) -> Result<(), String> {
-        self.target = Target::parse_with(
-            "sdfg-map-reduce-fusion",
-            options,
-            "label and level",
-            |_, _| Ok(false),
-        )?;
-        Ok(())
-    }
-
-    fn run(&mut self, module: Op<'_>) -> Result<(), Diagnosed> {
-        self.target
-            .apply_each("sdfg-map-reduce-fusion", module, fuse_map_reduce);
-        Ok(())
-    }
-
-    fn clone_pass(&self) -> Box<dyn RustPass> {
-        Box::new(self.clone())
-    }
-}
 
 /// Fuses `map` with every `Reduce` that reads a transient only `map`
 /// writes (see the module's documentation); returns the names of the
@@ -282,8 +259,7 @@ fn plan<'a>(map: Op<'a>, result: Val<'a>) -> Result<Option<Plan<'a>>, String> {
 /// extent in order, with the same extents; the output's unit dimensions
 /// are fixed at their starts.
 fn embed(input: &Subset, axes: &[usize], output: &Subset) -> Result<Embedding, String> {
-    let unit = |s: &Subset| s.ranges().iter().all(|r| r.step.as_int() == Some(1));
-    if !unit(input) || !unit(output) {
+    if !input.is_dense() || !output.is_dense() {
         return Err("a box is strided".into());
     }
     if axes.iter().any(|a| *a >= input.dims()) {
