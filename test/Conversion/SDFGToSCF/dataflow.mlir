@@ -1,5 +1,8 @@
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(convert-sdfg-to-scf)' | FileCheck %s
 // RUN: sdfg-run %s --function atomic_float --set P=1 --set D=0 --set Q=1 | FileCheck %s --check-prefix=ATOMIC-FLOAT
+// RUN: rm -rf %t && sdfg-run %s --function wcr_into_owned_tiles --seed 4 --save-inputs %t/in --out %t/out > /dev/null
+// RUN: %python -c "import numpy as n; l=lambda d, x: n.load('%t/' + d + '/' + x + '.npy'); print(n.allclose(l('out', 'C'), l('in', 'C') + l('in', 'A') @ l('in', 'B')))" | FileCheck %s --check-prefix=OWNED
+// OWNED: True
 
 // Dataflow: maps, tasklets, memlets, write-conflict resolution, copies,
 // views, transients and nested SDFGs.
@@ -66,6 +69,43 @@ sdfg.sdfg @wcr(%x: !sdfg.array<f64 ["N"]> as "x", %s: !sdfg.array<f64 ["1"]> as 
     }
     %sa = sdfg.access %s writes(%r#0["0", wcr sum] : !sdfg.array<f64 ["1"]>) : !sdfg.array<f64 ["1"]>
     %ya = sdfg.access %y writes(%r#1["0:N", wcr sum] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// A matrix product over tiles of constant size: only tile_i is parallel
+// (tile_k would share C's elements between iterations, so it runs
+// inside), the inner map's writes land in the tile that the parallel
+// iteration owns, and every sum is a plain read-modify-write. The result
+// is C + A @ B (the OWNED run, against NumPy).
+// CHECK-LABEL: func.func @wcr_into_owned_tiles
+// CHECK: scf.parallel (%{{.*}}) =
+// CHECK-NOT: scf.parallel
+// CHECK-NOT: atomic
+// CHECK: memref.load
+// CHECK: arith.addf
+// CHECK: memref.store
+// CHECK-NOT: atomic
+// CHECK: return
+sdfg.sdfg @wcr_into_owned_tiles(%A: !sdfg.array<f64 ["64", "64"]> as "A", %B: !sdfg.array<f64 ["64", "64"]> as "B", %C: !sdfg.array<f64 ["64", "64"]> as "C") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["64", "64"]>
+    %b = sdfg.access %B : !sdfg.array<f64 ["64", "64"]>
+    %m = sdfg.map "mm" ["tile_i" = "0:64:8", "tile_k" = "0:64:16", "tile_j" = "0:64:32"] ins("A" = %a["0:64, 0:64"] : !sdfg.array<f64 ["64", "64"]>, "B" = %b["0:64, 0:64"] : !sdfg.array<f64 ["64", "64"]>) outs("C" : !sdfg.array<f64 ["64", "64"]>) {
+    ^bb0(%at: !sdfg.array<f64 ["64", "64"]>, %bt: !sdfg.array<f64 ["64", "64"]>):
+      %n = sdfg.map "tile" ["i" = "tile_i:tile_i + 8", "k" = "tile_k:tile_k + 16", "j" = "tile_j:tile_j + 32"] schedule Sequential ins("A" = %at["tile_i:tile_i + 8, tile_k:tile_k + 16"] : !sdfg.array<f64 ["64", "64"]>, "B" = %bt["tile_k:tile_k + 16, tile_j:tile_j + 32"] : !sdfg.array<f64 ["64", "64"]>) outs("C" : !sdfg.array<f64 ["64", "64"]>) {
+      ^bb0(%ai: !sdfg.array<f64 ["64", "64"]>, %bi: !sdfg.array<f64 ["64", "64"]>):
+        %t = sdfg.tasklet "mult" ins("x" = %ai["i, k"] : !sdfg.array<f64 ["64", "64"]>, "y" = %bi["k, j"] : !sdfg.array<f64 ["64", "64"]>) outs("o" : f64) {
+        ^bb0(%x: f64, %y: f64):
+          %p = arith.mulf %x, %y : f64
+          sdfg.yield %p : f64
+        }
+        sdfg.exit ("C" = %t["i, j", wcr sum] : f64)
+      }
+      sdfg.exit ("C" = %n["tile_i:tile_i + 8, tile_j:tile_j + 32", volume "4096", wcr sum] : !sdfg.array<f64 ["64", "64"]>)
+    }
+    %c = sdfg.access %C writes(%m["0:64, 0:64", volume "262144", wcr sum] : !sdfg.array<f64 ["64", "64"]>) : !sdfg.array<f64 ["64", "64"]>
   }
 }
 

@@ -2,7 +2,7 @@
 //! memlets (loads, stores, copies, views), tasklets, maps, scope exits,
 //! nested SDFGs and write-conflict resolution.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use sdfg_dialect::ir::{type_to_string, Op, Val};
 use sdfg_dialect::{
@@ -1185,7 +1185,7 @@ impl<'a> Function<'a, '_> {
         // The leading dimensions of a parallel map are one parallel loop
         // (OpenMP's), the others sequential loops inside it.
         let split = if is_parallel {
-            parallel_dimensions(&extents)
+            owning_prefix(map, &params, parallel_dimensions(&extents))
         } else {
             0
         };
@@ -1217,12 +1217,29 @@ impl<'a> Function<'a, '_> {
             };
             inner_env.insert(param.to_string(), value);
         }
+        // Only the parameters of the parallel loop run at once: writes that
+        // the sequential ones inside repeat go to one thread, in order,
+        // and need no atomics (`C[i, j] += ...` over `i, k, j` with `i`
+        // parallel updates its row with plain loads and stores).
         let inner_parallel: Vec<String> = if is_parallel {
-            params.iter().map(|p| p.to_string()).collect()
+            params[..split].iter().map(|p| p.to_string()).collect()
         } else {
             parallel.to_vec()
         };
+        // Outputs whose boxes the parallel iterations own one each (a tile
+        // of a tiled map) take their resolved writes without atomics.
+        let owned: Vec<String> = if is_parallel {
+            owned_outputs(map, &params[..split])
+                .into_iter()
+                .filter(|name| self.iteration_private.insert(name.clone()))
+                .collect()
+        } else {
+            Vec::new()
+        };
         self.lower_scope_body(map, &mut inner_env, &inner_parallel)?;
+        for name in owned {
+            self.iteration_private.remove(&name);
+        }
         for _ in &ivs[split..] {
             self.body.close("");
         }
@@ -1702,6 +1719,107 @@ fn parallel_dimensions(extents: &[Option<i64>]) -> usize {
         }
     }
     extents.len()
+}
+
+/// How many of the `split` leading parameters of a parallel map go into
+/// its parallel loop so that it still owns what it resolves: the longest
+/// prefix (at least one parameter) whose iterations own every container
+/// the map writes with a resolution ([`owned_outputs`]), where the first
+/// parameter alone does. `C[i, j] += A[i, k] * B[k, j]` over constant
+/// tiles `tile_i, tile_k, tile_j` runs `tile_i` in parallel and `tile_k`
+/// inside, rather than both in parallel with an atomic update per element.
+fn owning_prefix(map: Op<'_>, params: &[&str], split: usize) -> usize {
+    let Some(exit) = map.region_ops(0).into_iter().find(|o| o.is("sdfg.exit")) else {
+        return split;
+    };
+    let resolving: BTreeSet<&str> = exit
+        .str_array_attr("names")
+        .into_iter()
+        .zip(exit.array_attr("memlets"))
+        .filter(|(_, m)| Memlet::from_attr(*m).is_some_and(|m| m.wcr != sdfg_dialect::Wcr::None))
+        .map(|(n, _)| n)
+        .collect();
+    if resolving.is_empty() {
+        return split;
+    }
+    let resolved: BTreeSet<String> = map
+        .str_array_attr("out_names")
+        .into_iter()
+        .zip(map.results())
+        .filter(|(n, _)| resolving.contains(n))
+        .filter_map(|(_, r)| written_container(r))
+        .collect();
+    let owns = |s: usize| {
+        let owned: BTreeSet<String> = owned_outputs(map, &params[..s]).into_iter().collect();
+        resolved.is_subset(&owned)
+    };
+    (1..=split).rev().find(|s| owns(*s)).unwrap_or(split)
+}
+
+/// The containers that `map`'s outputs write where each iteration of the
+/// parallel parameters `parallel` owns its own elements: every memlet on
+/// the map's exit that reaches the container has, for each parallel
+/// parameter `p` (of step `s`), a dimension `p + c : e` that no other
+/// parallel parameter moves, at most `s` long whatever `p` is. Tiles of a
+/// tiled map are disjoint so: `tile_i:Min(tile_i + 64, M)` over `tile_i`
+/// in steps of 64.
+fn owned_outputs(map: Op<'_>, parallel: &[&str]) -> Vec<String> {
+    let steps: HashMap<&str, Expr> = map
+        .str_array_attr("params")
+        .into_iter()
+        .zip(map.str_array_attr("ranges"))
+        .filter_map(|(p, r)| {
+            let step = parse_subset(r).ok()?.ranges().first()?.step.clone();
+            Some((p, step))
+        })
+        .collect();
+    let owns = |subset: &Subset| {
+        parallel.iter().all(|p| {
+            let Some(step) = steps.get(p) else {
+                return false;
+            };
+            let moved: BTreeSet<String> = [p.to_string()].into();
+            subset.ranges().iter().any(|r| {
+                let offset = Expr::sub(&r.start, &Expr::symbol(p));
+                let others = offset.free_symbols();
+                let length = Expr::sub(&r.end, &r.start);
+                r.start.mentions(p)
+                    && !parallel.iter().any(|q| others.contains(*q))
+                    && r.step.as_int() == Some(1)
+                    && length
+                        .upper_bound_free_of(&moved)
+                        .is_some_and(|b| Expr::sub(step, &b).as_int().is_some_and(|d| d >= 0))
+            })
+        })
+    };
+    let Some(exit) = map.region_ops(0).into_iter().find(|o| o.is("sdfg.exit")) else {
+        return Vec::new();
+    };
+    let names = exit.str_array_attr("names");
+    let memlets = exit.array_attr("memlets");
+    let out_names = map.str_array_attr("out_names");
+    let mut owned: BTreeMap<String, bool> = BTreeMap::new();
+    for (k, result) in map.results().into_iter().enumerate() {
+        let Some(container) = written_container(result) else {
+            continue;
+        };
+        let connector = out_names.get(k).copied().unwrap_or_default();
+        let all = names
+            .iter()
+            .zip(&memlets)
+            .filter(|(n, _)| **n == connector)
+            .all(|(_, m)| {
+                Memlet::from_attr(*m)
+                    .and_then(|m| parse_subset(&m.subset).ok())
+                    .is_some_and(|s| owns(&s))
+            });
+        *owned.entry(container).or_insert(true) &= all;
+    }
+    owned
+        .into_iter()
+        .filter(|(_, o)| *o)
+        .map(|(n, _)| n)
+        .collect()
 }
 
 /// Whether every parallel parameter pins a dimension of `subset` to a
