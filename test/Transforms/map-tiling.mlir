@@ -9,6 +9,9 @@
 // RUN: sdfg-run %s --function tile_a_reduction --set N=10 --seed 3 --out %t/rbefore > /dev/null
 // RUN: sdfg-run %s --function tile_a_reduction --set N=10 --seed 3 --out %t/rafter --pass-pipeline='builtin.module(sdfg-map-tiling{tile-sizes=4,3})' > /dev/null
 // RUN: cmp %t/rbefore/S.npy %t/rafter/S.npy
+// RUN: sdfg-run %s --function tile_evenly --seed 3 --out %t/ebefore > /dev/null
+// RUN: sdfg-run %s --function tile_evenly --seed 3 --out %t/eafter --pass-pipeline='builtin.module(sdfg-map-tiling{tile-sizes=4,3})' > /dev/null
+// RUN: cmp %t/ebefore/B.npy %t/eafter/B.npy
 
 // A 2-D map over N x M in tiles of 4 x 3: the outer map runs over the
 // tiles with the original schedule, the inner one over a tile (the last
@@ -71,6 +74,32 @@ sdfg.sdfg @tile_a_reduction(%A: !sdfg.array<f64 ["N", "N"]> as "A", %S: !sdfg.sc
       sdfg.exit("s" = %c["0", wcr sum] : !sdfg.scalar<f64>)
     }
     %s = sdfg.access %S writes(%r["0", wcr sum] : !sdfg.scalar<f64>) : !sdfg.scalar<f64>
+  }
+}
+
+// -----
+
+// Tiles that divide the extents evenly (12 by 4, 9 by 3) are all whole:
+// the inner ranges have no minimum. The outputs are the same (the
+// EVEN runs).
+// CHECK-LABEL: sdfg.sdfg @tile_evenly
+// CHECK: sdfg.map "even" ["tile_i" = "0:12:4", "tile_j" = "0:9:3"]
+// CHECK: sdfg.map "even" ["i" = "tile_i:tile_i + 4", "j" = "tile_j:tile_j + 3"] schedule Sequential
+// CHECK: sdfg.exit("y" = %{{.*}}["tile_i:tile_i + 4, tile_j:tile_j + 3"]
+sdfg.sdfg @tile_evenly(%A: !sdfg.array<f64 ["12", "9"]> as "A", %B: !sdfg.array<f64 ["12", "9"]> as "B") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["12", "9"]>
+    %r = sdfg.map "even" ["i" = "0:12", "j" = "0:9"] ins("x" = %a["0:12, 0:9"] : !sdfg.array<f64 ["12", "9"]>) outs("y" : !sdfg.array<f64 ["12", "9"]>) {
+    ^bb0(%xin: !sdfg.array<f64 ["12", "9"]>):
+      %t = sdfg.tasklet "s" ins("v" = %xin["i, j"] : !sdfg.array<f64 ["12", "9"]>) outs("o" : f64) {
+      ^bb0(%v: f64):
+        %c = sdfg.sym "i * 100 + j" : f64
+        %w = arith.addf %v, %c : f64
+        sdfg.yield %w : f64
+      }
+      sdfg.exit("y" = %t["i, j"] : f64)
+    }
+    %b = sdfg.access %B writes(%r["0:12, 0:9"] : !sdfg.array<f64 ["12", "9"]>) : !sdfg.array<f64 ["12", "9"]>
   }
 }
 

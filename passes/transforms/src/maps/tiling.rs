@@ -5,7 +5,8 @@
 //! a tile parameter `tile_i` in `start:end:T*step` in the new outer map,
 //! and `i` runs over `tile_i:Min(end, tile_i + T*step):step` in the inner
 //! one, so a last partial tile is covered (DaCe's default, without
-//! `divides_evenly`). The outer map takes the original schedule (the
+//! `divides_evenly`); where the tile size provably divides the iteration
+//! count (constant extents), `i` runs over `tile_i:tile_i + T*step`. The outer map takes the original schedule (the
 //! tiles run in parallel); the inner map runs its tile sequentially. A
 //! dimension whose range is provably no longer than one tile is not
 //! tiled (DaCe's `tile_trivial=False`).
@@ -161,7 +162,15 @@ pub fn tile_map_keeping<'a>(
             format!("{}:{}{}", r.start, r.end, step(&span)),
         ));
         let tile_expr = parse(&tile).map_err(|e| e.to_string())?;
-        let end = Expr::min(vec![r.end.clone(), Expr::add(&tile_expr, &span)]);
+        // Where the tile size divides the iteration count, every tile is
+        // whole and the inner range has no minimum (nor its partial last
+        // tile), so the lowering sees a constant trip count.
+        let divides = Expr::modulo(&r.count(), &Expr::int(size)).as_int() == Some(0);
+        let end = if divides {
+            Expr::add(&tile_expr, &span)
+        } else {
+            Expr::min(vec![r.end.clone(), Expr::add(&tile_expr, &span)])
+        };
         inner.push((param, format!("{tile}:{end}{}", step(&r.step))));
     }
     if outer.len() == keep.len() {
