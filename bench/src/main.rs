@@ -22,7 +22,13 @@
 //! times them against DaCe 1.0.2 at its best (its generated code for the
 //! same `.sdfg`, simplified or auto-optimized with OpenBLAS) and against
 //! NumPy, in the same run (see `kernels.rs`).
+//!
+//! `sdfg-bench gemm [--reps N] [--n SIZE]` applies the SC'19 paper's
+//! transformation chain to a naive matrix multiplication (default 2048 x
+//! 2048) step by step, as pass pipelines, and times each step against
+//! NumPy's `A @ B` in the same run (see `gemm.rs`).
 
+mod gemm;
 mod import;
 mod kernels;
 mod simplify;
@@ -185,6 +191,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut reps: Option<usize> = None;
     let mut only: Vec<String> = Vec::new();
+    let mut size: Option<usize> = None;
     let mut cmd = None;
     let mut i = 0;
     while i < args.len() {
@@ -195,6 +202,16 @@ fn main() -> ExitCode {
                     Some(r) => reps = Some(r),
                     None => {
                         eprintln!("--reps needs a number");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            "--n" => {
+                i += 1;
+                match args.get(i).and_then(|s| s.parse().ok()) {
+                    Some(s) => size = Some(s),
+                    None => {
+                        eprintln!("--n needs a matrix size");
                         return ExitCode::from(2);
                     }
                 }
@@ -235,6 +252,17 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some("gemm") => match gemm::run(
+            reps.unwrap_or(3).max(1),
+            size.unwrap_or(2048),
+            &venv_python(),
+        ) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Some("kernels") => match kernels::run(reps.unwrap_or(10).max(1), &only, &venv_python()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -244,7 +272,7 @@ fn main() -> ExitCode {
         },
         _ => {
             eprintln!(
-                "usage: sdfg-bench symbolic|import|simplify|kernels [--reps N] [--only KERNEL,...]"
+                "usage: sdfg-bench symbolic|import|simplify|kernels|gemm [--reps N] [--only KERNEL,...] [--n SIZE]"
             );
             ExitCode::from(2)
         }
