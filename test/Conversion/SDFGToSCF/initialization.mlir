@@ -89,3 +89,45 @@ sdfg.sdfg @shifted_2d(%B: !sdfg.array<f32 ["M", "N"]> as "B") symbols {M = i64, 
   }
   sdfg.edge @s -> @read
 }
+
+// -----
+
+// Buffers of a tile inside a parallel map (what sdfg-in-local-storage
+// makes): T is written only by a copy into all of it, so it is not
+// filled; 4 x 8 doubles of constant size go on the stack of each
+// iteration (an alloca in the iteration's alloca_scope, not a malloc).
+// U is copied into half of it, so it is filled.
+// CHECK-LABEL: func.func @tile_buffers
+// CHECK: scf.parallel
+// CHECK: memref.alloca_scope
+// CHECK-NOT: memref.alloc(
+// CHECK: %[[T:.*]] = memref.alloca() : memref<32xf64>
+// CHECK-NEXT: %[[TC:.*]] = memref.cast %[[T]]
+// CHECK-NEXT: %[[U:.*]] = memref.alloca() : memref<8xf64>
+// CHECK-NEXT: %[[UC:.*]] = memref.cast %[[U]]
+// CHECK: memref.store %cst{{.*}}, %[[UC]]
+// CHECK-NOT: memref.store %cst{{.*}}, %[[TC]]
+// CHECK: return
+sdfg.sdfg @tile_buffers(%A: !sdfg.array<f64 ["16", "8"]> as "A", %B: !sdfg.array<f64 ["16", "8"]> as "B") {
+  %T = sdfg.alloc "T" : !sdfg.array<f64 ["4", "8"]>
+  %U = sdfg.alloc "U" : !sdfg.array<f64 ["8"]>
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["16", "8"]>
+    %m = sdfg.map "tiles" ["t" = "0:16:4"] ins("a" = %a["0:16, 0:8"] : !sdfg.array<f64 ["16", "8"]>) outs("b" : !sdfg.array<f64 ["16", "8"]>) {
+    ^bb0(%at: !sdfg.array<f64 ["16", "8"]>):
+      %tl = sdfg.access %T writes(%at["t:t + 4, 0:8" -> "0:4, 0:8"] : !sdfg.array<f64 ["16", "8"]>) : !sdfg.array<f64 ["4", "8"]>
+      %ul = sdfg.access %U writes(%at["t, 0:4" -> "0:4"] : !sdfg.array<f64 ["16", "8"]>) : !sdfg.array<f64 ["8"]>
+      %n = sdfg.map "tile" ["i" = "t:t + 4", "j" = "0:8"] schedule Sequential ins("x" = %tl["0:4, 0:8"] : !sdfg.array<f64 ["4", "8"]>, "u" = %ul["0:8"] : !sdfg.array<f64 ["8"]>) outs("b" : !sdfg.array<f64 ["16", "8"]>) {
+      ^bb0(%x: !sdfg.array<f64 ["4", "8"]>, %u: !sdfg.array<f64 ["8"]>):
+        %v = sdfg.tasklet "add" ins("p" = %x["i - t, j"] : !sdfg.array<f64 ["4", "8"]>, "q" = %u["j"] : !sdfg.array<f64 ["8"]>) outs("y" : f64) {
+        ^bb0(%p: f64, %q: f64):
+          %s = arith.addf %p, %q : f64
+          sdfg.yield %s : f64
+        }
+        sdfg.exit ("b" = %v["i, j"] : f64)
+      }
+      sdfg.exit ("b" = %n["t:t + 4, 0:8"] : !sdfg.array<f64 ["16", "8"]>)
+    }
+    %b = sdfg.access %B writes(%m["0:16, 0:8"] : !sdfg.array<f64 ["16", "8"]>) : !sdfg.array<f64 ["16", "8"]>
+  }
+}

@@ -7,8 +7,8 @@
 //! computation for element-wise kernels (`gesummv` fills 64 MB), so it is
 //! left out where no element can be read before it is written:
 //!
-//! - the transient has one access node, directly in a state, and no other
-//!   use (no view, nested SDFG or inter-state expression reads it);
+//! - the transient has one access node, in a state or a scope, and no
+//!   other use (no view, nested SDFG or inter-state expression reads it);
 //! - that node's only write is a map's output whose memlet covers the
 //!   whole container (no WCR, not dynamic, no offsets);
 //! - inside the map, one tasklet that always yields its value (not a
@@ -18,6 +18,9 @@
 //!
 //! Every element is then written by the map before the node's readers run
 //! (DaCe reads an access node's data after everything written into it).
+//! The same holds for a transient whose one access node is written only by
+//! a copy into the whole container (the buffers of `sdfg-in-local-storage`
+//! over whole tiles).
 
 use sdfg_dialect::ir::Op;
 use sdfg_dialect::{incoming_edges, EdgeRole, Memlet, Wcr};
@@ -41,7 +44,7 @@ pub(super) fn written_before_read(sdfg: Op<'_>, alloc: Op<'_>, layout: &Layout) 
     let [(access, 0)] = uses.as_slice() else {
         return false;
     };
-    if !access.is("sdfg.access") || !access.parent().is_some_and(|p| p.is("sdfg.state")) {
+    if !access.is("sdfg.access") {
         return false;
     }
     let writes: Vec<_> = incoming_edges(*access)
@@ -54,8 +57,13 @@ pub(super) fn written_before_read(sdfg: Op<'_>, alloc: Op<'_>, layout: &Layout) 
     let Some(memlet) = &edge.memlet else {
         return false;
     };
-    if edge.role != EdgeRole::Input || !plain(memlet) || memlet.other.is_some() {
+    if edge.role != EdgeRole::Input || !plain(memlet) {
         return false;
+    }
+    let name = alloc.str_attr("name").unwrap_or_default();
+    if let Some(destination) = &memlet.other {
+        // A copy into the whole container.
+        return covers_whole(destination, &layout.shape) && !container_is_mentioned(sdfg, name);
     }
     let Some(map) = edge.source.defining_op().filter(|o| o.is("sdfg.map")) else {
         return false;
@@ -64,7 +72,7 @@ pub(super) fn written_before_read(sdfg: Op<'_>, alloc: Op<'_>, layout: &Layout) 
     // the local checks.
     covers_whole(&memlet.subset, &layout.shape)
         && map_writes_every_element(map, edge.source, &layout.shape)
-        && !container_is_mentioned(sdfg, alloc.str_attr("name").unwrap_or_default())
+        && !container_is_mentioned(sdfg, name)
 }
 
 /// A memlet that writes its subset once per element: no WCR, not dynamic.
