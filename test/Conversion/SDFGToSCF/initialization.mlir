@@ -93,20 +93,14 @@ sdfg.sdfg @shifted_2d(%B: !sdfg.array<f32 ["M", "N"]> as "B") symbols {M = i64, 
 // -----
 
 // Buffers of a tile inside a parallel map (what sdfg-in-local-storage
-// makes): T is written only by a copy into all of it, so it is not
-// filled; 4 x 8 doubles of constant size go on the stack of each
-// iteration (an alloca in the iteration's alloca_scope, not a malloc).
-// U is copied into half of it, so it is filled.
+// makes), allocated per iteration: T is written only by a copy into all
+// of it, so it is not filled first; U is copied into half of it, so it is.
 // CHECK-LABEL: func.func @tile_buffers
 // CHECK: scf.parallel
-// CHECK: memref.alloca_scope
-// CHECK-NOT: memref.alloc(
-// CHECK: %[[T:.*]] = memref.alloca() : memref<32xf64>
-// CHECK-NEXT: %[[TC:.*]] = memref.cast %[[T]]
-// CHECK-NEXT: %[[U:.*]] = memref.alloca() : memref<8xf64>
-// CHECK-NEXT: %[[UC:.*]] = memref.cast %[[U]]
-// CHECK: memref.store %cst{{.*}}, %[[UC]]
-// CHECK-NOT: memref.store %cst{{.*}}, %[[TC]]
+// CHECK: %[[T:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: %[[U:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: memref.store %cst{{.*}}, %[[U]]
+// CHECK-NOT: memref.store %cst{{.*}}, %[[T]]
 // CHECK: return
 sdfg.sdfg @tile_buffers(%A: !sdfg.array<f64 ["16", "8"]> as "A", %B: !sdfg.array<f64 ["16", "8"]> as "B") {
   %T = sdfg.alloc "T" : !sdfg.array<f64 ["4", "8"]>

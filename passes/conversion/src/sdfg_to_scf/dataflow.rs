@@ -1275,10 +1275,9 @@ impl<'a> Function<'a, '_> {
                         .is_some_and(|r| layout(r.ty()).is_ok_and(|l| l.stream)))
         });
         let on_stack = !uses_streams
-            && owned.iter().any(|a| {
-                layout(a.results()[0].ty())
-                    .is_ok_and(|l| l.scalar || (!l.stream && super::on_stack(&l.shape, &l.strides)))
-            });
+            && owned
+                .iter()
+                .any(|a| layout(a.results()[0].ty()).is_ok_and(|l| l.scalar));
         if on_stack {
             self.body.open("memref.alloca_scope");
         }

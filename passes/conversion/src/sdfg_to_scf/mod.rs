@@ -1293,7 +1293,7 @@ impl<'a> Function<'a, '_> {
             let span = span(&layout);
             let flat = format!("memref<?x{}>", layout.elem.ty);
             match span.as_int() {
-                Some(n) if n * 8 <= STACK_BYTES && (function_level || stack_scalars) => {
+                Some(n) if n * 8 <= STACK_BYTES && function_level => {
                     let fixed = self
                         .body
                         .assign(format!("memref.alloca() : memref<{n}x{}>", layout.elem.ty));
@@ -1504,8 +1504,7 @@ impl<'a> Function<'a, '_> {
     ) -> Result<'a, Vec<Data>> {
         let containers = self.allocate(alloc, env, false, stack_scalars)?;
         for data in &containers {
-            let small = !data.scalar && !data.stream && on_stack(&data.shape, &data.strides);
-            let on_stack = self.module.in_kernel || ((data.scalar || small) && stack_scalars);
+            let on_stack = self.module.in_kernel || (data.scalar && stack_scalars);
             if !on_stack && !data.memref.is_empty() {
                 frees.push(Allocation {
                     memref: data.memref.clone(),
@@ -1520,28 +1519,14 @@ impl<'a> Function<'a, '_> {
 }
 
 /// The most bytes a transient array of constant size may take on the
-/// stack (at function entry, or in the `memref.alloca_scope` of a scope
-/// that owns it).
+/// stack at function entry.
 const STACK_BYTES: i64 = 64 * 1024;
-
-/// Whether an array of `shape` and `strides` (not a scalar or a stream)
-/// goes on the stack where its scope has an `alloca_scope`: a constant
-/// size of at most [`STACK_BYTES`].
-pub(super) fn on_stack(shape: &[Expr], strides: &[Expr]) -> bool {
-    span_of(shape, strides)
-        .as_int()
-        .is_some_and(|n| n * 8 <= STACK_BYTES)
-}
 
 /// The number of elements the strides of `layout` address:
 /// `1 + sum((size_i - 1) * stride_i)`.
 fn span(layout: &Layout) -> Expr {
-    span_of(&layout.shape, &layout.strides)
-}
-
-fn span_of(shape: &[Expr], strides: &[Expr]) -> Expr {
     let mut span = Expr::int(1);
-    for (size, stride) in shape.iter().zip(strides) {
+    for (size, stride) in layout.shape.iter().zip(&layout.strides) {
         span = Expr::add(&span, &Expr::mul(&Expr::sub(size, &Expr::int(1)), stride));
     }
     span
