@@ -729,6 +729,28 @@ pub fn container_name(value: Val<'_>) -> Option<String> {
         .flatten()
 }
 
+/// The name of the container that a scope or nested-SDFG output `value`
+/// is written to: through scope exits to the access node that takes it
+/// (the first use's, where the value has several).
+pub fn written_container(value: Val<'_>) -> Option<String> {
+    value
+        .uses()
+        .into_iter()
+        .find_map(|(user, operand)| match user.name() {
+            "sdfg.access" => user.operands().first().and_then(|c| container_name(*c)),
+            "sdfg.exit" => {
+                let scope = user.parent()?;
+                let name = user.str_array_attr("names").get(operand)?.to_string();
+                let k = scope
+                    .str_array_attr("out_names")
+                    .iter()
+                    .position(|n| *n == name)?;
+                written_container(*scope.results().get(k)?)
+            }
+            _ => None,
+        })
+}
+
 /// Follows a dataflow value back to the data container it stands for:
 /// through access nodes (to the container they access) and scope block
 /// arguments (to the scope's input). Values that stand for no container

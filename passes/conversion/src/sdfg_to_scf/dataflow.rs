@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use sdfg_dialect::ir::{type_to_string, Op, Val};
 use sdfg_dialect::{
     accessed_container, container_name, incoming_edges, structure_members, underlying_container,
-    EdgeRole, Memlet, Schedule,
+    written_container, EdgeRole, Memlet, Schedule,
 };
 use sdfg_symbolic::{parse_subset, Expr, Range, Subset};
 
@@ -1836,25 +1836,4 @@ pub(super) fn private_to_iteration(subset: &Subset, parallel: &[String]) -> bool
             r.start.mentions(p) && !parallel.iter().any(|q| symbols.contains(q))
         })
     })
-}
-
-/// The name of the container that a scope or nested-SDFG output `value`
-/// is written to: through scope exits to the access node that takes it.
-pub(super) fn written_container(value: Val<'_>) -> Option<String> {
-    value
-        .uses()
-        .into_iter()
-        .find_map(|(user, operand)| match user.name() {
-            "sdfg.access" => user.operands().first().and_then(|c| container_name(*c)),
-            "sdfg.exit" => {
-                let scope = user.parent()?;
-                let name = user.str_array_attr("names").get(operand)?.to_string();
-                let k = scope
-                    .str_array_attr("out_names")
-                    .iter()
-                    .position(|n| *n == name)?;
-                written_container(*scope.results().get(k)?)
-            }
-            _ => None,
-        })
 }

@@ -38,11 +38,11 @@ use sdfg_dialect::ir::{Op, Val};
 use sdfg_dialect::Schedule;
 use sdfg_symbolic::{parse_subset, Expr, Range, Subset};
 
-use super::dataflow::written_container;
 use super::text::Body;
 use super::types::{layout, Data};
 use super::wcr::Reduction;
 use super::{fail, is_written, Failure, Function, Lowered, Placement, Result};
+use sdfg_dialect::written_container;
 use sdfg_dialect::Memlet;
 use sdfg_dialect::{accessed_container, container_name, incoming_edges};
 

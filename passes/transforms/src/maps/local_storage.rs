@@ -143,7 +143,17 @@ impl RustPass for LocalStorage {
 /// why it applies to none.
 pub fn in_local_storage(map: Op<'_>, data: Option<&str>) -> Result<Vec<String>, String> {
     nested(map)?;
-    let written: Vec<Option<String>> = map.results().into_iter().map(written_container).collect();
+    let results = map.results();
+    let written: Vec<Option<String>> = results
+        .iter()
+        .map(|r| sdfg_dialect::written_container(*r))
+        .collect();
+    if results.iter().any(|r| r.uses().len() != 1) || written.contains(&None) {
+        return Err(
+            "its outputs do not each go to one known container, which its reads of copies could miss"
+                .into(),
+        );
+    }
     let inputs = map.operand_segment(0);
     let mut made = Vec::new();
     let mut why = Vec::new();
@@ -188,7 +198,7 @@ pub fn out_local_storage(map: Op<'_>, data: Option<&str>) -> Result<Vec<String>,
             why.push(format!("output {r} does not go to exactly one place"));
             continue;
         };
-        let name = written_container(result).unwrap_or_else(|| "data".into());
+        let name = sdfg_dialect::written_container(result).unwrap_or_else(|| "data".into());
         if data.is_some_and(|d| d != name) {
             continue;
         }
@@ -204,31 +214,6 @@ pub fn out_local_storage(map: Op<'_>, data: Option<&str>) -> Result<Vec<String>,
         }
     }
     finish(made, why, data)
-}
-
-/// The name of the container a scope's output ends in: through the exits
-/// of the scopes around to an access node.
-fn written_container(result: Val<'_>) -> Option<String> {
-    let mut value = result;
-    loop {
-        let uses = value.uses();
-        let [(user, operand)] = uses.as_slice() else {
-            return None;
-        };
-        if user.is("sdfg.access") {
-            return sdfg_dialect::container_name(user.operands()[0]);
-        }
-        if !user.is("sdfg.exit") {
-            return None;
-        }
-        let scope = user.parent()?;
-        let connector = user.str_array_attr("names").get(*operand).copied()?;
-        let index = scope
-            .str_array_attr("out_names")
-            .iter()
-            .position(|n| *n == connector)?;
-        value = *scope.results().get(index)?;
-    }
 }
 
 /// Why `map` cannot have a buffer of its own: it is not in another scope,
