@@ -157,6 +157,11 @@ impl<'a> Moves<'a> {
                         .copied()
                         .and_then(Memlet::from_attr)
                         .ok_or("an exit entry has no memlet")?;
+                    let old = parse_subset(&memlet.subset)
+                        .map_err(|e| format!("subset `{}`: {e}", memlet.subset))?;
+                    let new = embedding
+                        .apply_subset(&old)
+                        .map_err(|e| format!("subset `{}` {e}", memlet.subset))?;
                     if let Some(wcr) = &self.wcr {
                         if memlet.wcr != Wcr::None && memlet.wcr != *wcr {
                             return Err("a write already resolves its conflicts otherwise".into());
@@ -164,15 +169,13 @@ impl<'a> Moves<'a> {
                         memlet.wcr = wcr.clone();
                         // The writes keep their number where their
                         // elements come together.
-                        let old = parse_subset(&memlet.subset).map_err(|e| e.to_string())?;
-                        let new = embedding.apply_subset(&old)?;
                         let (before, after) = (old.volume(), new.volume());
                         if memlet.volume.is_none() && Expr::sub(&before, &after).as_int() != Some(0)
                         {
                             memlet.volume = Some(before.to_string());
                         }
                     }
-                    memlet.subset = embedding.apply(&memlet.subset)?;
+                    memlet.subset = new.to_string();
                     self.exits.push((exit, k, memlet));
                     if let (Some(inner), Some(number)) =
                         (value.defining_op(), value.result_number())
