@@ -471,6 +471,21 @@ pub fn parse_type(op: Op<'_>, text: &str) -> Option<MlirType> {
     (!ty.ptr.is_null()).then_some(ty)
 }
 
+/// Parses an attribute (`dense<[0, 1]> : vector<2xi64>`) in `op`'s
+/// context; `None` where the text is not an attribute.
+pub fn parse_attr(op: Op<'_>, text: &str) -> Option<MlirAttribute> {
+    // SAFETY: the context is live; MLIR copies the text.
+    let attr = unsafe { mlirAttributeParseGet(op.context(), string_ref(text)) };
+    (!attr.ptr.is_null()).then_some(attr)
+}
+
+/// Gives `value` (an op result or a block argument) the type `ty`; its
+/// users must accept the new type, which the caller sees to.
+pub fn set_type(value: Val<'_>, ty: MlirType) {
+    // SAFETY: the value is live; MLIR only swaps the type.
+    unsafe { mlirValueSetType(value.raw(), ty) }
+}
+
 /// The `operandSegmentSizes` attribute for segments of these sizes.
 pub fn segment_sizes(op: Op<'_>, sizes: &[i32]) -> MlirAttribute {
     // SAFETY: the context is live; MLIR copies the sizes.

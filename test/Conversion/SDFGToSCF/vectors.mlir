@@ -1,6 +1,7 @@
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(convert-sdfg-to-scf)' | FileCheck %s
 // RUN: sdfg-run %s --function saxpy | FileCheck %s --check-prefix=SAXPY
 // RUN: sdfg-run %s --function lanes | FileCheck %s --check-prefix=LANES
+// RUN: sdfg-run %s --function resolved_lanes | FileCheck %s --check-prefix=RESOLVED
 
 // DaCe's vector types (`dace::vec<T, N>`): containers of vectors are
 // memrefs of MLIR vectors, tasklets compute on whole vectors, and a nested
@@ -115,4 +116,54 @@ sdfg.sdfg @lanes(%B: !sdfg.array<f64 ["8"]> as "B") {
     %b = sdfg.access %B writes(%m["0:8"] : !sdfg.array<f64 ["8"]>) : !sdfg.array<f64 ["8"]>
   }
   sdfg.edge @fill -> @use
+}
+
+// -----
+
+// Vector writes with a resolution: where no other iteration of a parallel
+// loop shares the lanes (here `j` owns them, and `k` runs sequentially
+// inside it), one vector load, add and store; where iterations may share
+// them (`k` in parallel), one atomic update per lane.
+// CHECK-LABEL: func.func @resolved_lanes
+// CHECK: scf.parallel
+// CHECK: scf.for
+// CHECK: %[[OLD:.*]] = vector.load %{{.*}}[%{{.*}}] : memref<?xf64>, vector<4xf64>
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} : vector<4xf64>
+// CHECK: vector.store %[[NEW]], %{{.*}}[%{{.*}}] : memref<?xf64>, vector<4xf64>
+// CHECK: scf.parallel
+// CHECK-COUNT-4: memref.atomic_rmw addf
+// Each of the 8 elements of B is 1 + the sum of k over 0:3, twice: 7.
+// RESOLVED: B: <f8[8] checksum 5.6000000000e1
+sdfg.sdfg @resolved_lanes(%B: !sdfg.array<f64 ["8"]> as "B") {
+  sdfg.state @s {
+    %i = sdfg.map "ones" ["j" = "0:8"] outs("B" : !sdfg.array<f64 ["8"]>) {
+      %t = sdfg.tasklet "one" outs("o" : f64) {
+        %one = arith.constant 1.0 : f64
+        sdfg.yield %one : f64
+      }
+      sdfg.exit ("B" = %t["j"] : f64)
+    }
+    %b0 = sdfg.access %B writes(%i["0:8"] : !sdfg.array<f64 ["8"]>) : !sdfg.array<f64 ["8"]>
+    %m = sdfg.map "owned" ["j" = "0:8:4"] schedule CPU_Multicore outs("B" : !sdfg.array<f64 ["8"]>) after(%b0 : !sdfg.array<f64 ["8"]>) {
+      %n = sdfg.map "k" ["k" = "0:3"] schedule Sequential outs("B" : !sdfg.array<f64 ["8"]>) {
+        %t = sdfg.tasklet "k" outs("o" : vector<4xf64>) {
+          %k = sdfg.sym "k" : f64
+          %v = vector.broadcast %k : f64 to vector<4xf64>
+          sdfg.yield %v : vector<4xf64>
+        }
+        sdfg.exit ("B" = %t["j:j + 4", wcr sum] : vector<4xf64>)
+      }
+      sdfg.exit ("B" = %n["j:j + 4", wcr sum] : !sdfg.array<f64 ["8"]>)
+    }
+    %b1 = sdfg.access %B writes(%m["0:8", wcr sum] : !sdfg.array<f64 ["8"]>) : !sdfg.array<f64 ["8"]>
+    %p = sdfg.map "shared" ["k" = "0:3", "j" = "0:8:4"] schedule CPU_Multicore outs("B" : !sdfg.array<f64 ["8"]>) after(%b1 : !sdfg.array<f64 ["8"]>) {
+      %t = sdfg.tasklet "k" outs("o" : vector<4xf64>) {
+        %k = sdfg.sym "k" : f64
+        %v = vector.broadcast %k : f64 to vector<4xf64>
+        sdfg.yield %v : vector<4xf64>
+      }
+      sdfg.exit ("B" = %t["j:j + 4", wcr sum] : vector<4xf64>)
+    }
+    %b2 = sdfg.access %B writes(%p["0:8", wcr sum] : !sdfg.array<f64 ["8"]>) : !sdfg.array<f64 ["8"]>
+  }
 }

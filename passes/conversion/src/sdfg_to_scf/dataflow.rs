@@ -292,14 +292,24 @@ impl<'a> Function<'a, '_> {
         parallel: &[String],
     ) -> Result<'a, ()> {
         self.check_host_access(op, data, "writes")?;
-        if let Some(index) = self.vector_of_elements(op, data, subset, elem)? {
-            if wcr.is_some() {
-                return fail(
-                    op,
-                    format!("writes a vector into `{}` with a write-conflict resolution, which cannot be lowered yet", data.name),
-                );
+        let atomic = data.shared
+            || (!parallel.is_empty()
+                && !private_to_iteration(subset, parallel)
+                && !self.iteration_private.contains(&data.name));
+        if let Some(lanes) = self.vector_of_elements(op, data, subset, elem)? {
+            match wcr {
+                None => {
+                    self.vector_access(op, env, data, subset, lanes, elem, Some(value))?;
+                }
+                Some(reduction) if !atomic => {
+                    let old = self.vector_access(op, env, data, subset, lanes, elem, None)?;
+                    let new = reduction.combine(&mut self.body, &old, value, elem);
+                    self.vector_access(op, env, data, subset, lanes, elem, Some(&new))?;
+                }
+                Some(reduction) => {
+                    self.store_lanes(op, env, value, elem, data, subset, reduction)?
+                }
             }
-            self.vector_access(op, env, data, subset, index, elem, Some(value))?;
             return Ok(());
         }
         let value = self.convert(op, value, elem, &data.elem.ty)?;
@@ -327,10 +337,6 @@ impl<'a> Function<'a, '_> {
                 data.memref
             )),
             Some(reduction) => {
-                let atomic = data.shared
-                    || (!parallel.is_empty()
-                        && !private_to_iteration(subset, parallel)
-                        && !self.iteration_private.contains(&data.name));
                 let slot = Slot {
                     memref: &data.memref,
                     memref_type: &ty,
@@ -340,6 +346,46 @@ impl<'a> Function<'a, '_> {
                     .apply(&mut self.body, &value, &slot, &data.elem, atomic)
                     .map_err(|message| Failure { op, message })?;
             }
+        }
+        Ok(())
+    }
+
+    /// Resolves the lanes of the vector `value` into the consecutive
+    /// elements of `data` from the first of `subset`, one atomic update
+    /// per lane (parallel iterations may share them).
+    #[allow(clippy::too_many_arguments)]
+    fn store_lanes(
+        &mut self,
+        op: Op<'a>,
+        env: &HashMap<String, String>,
+        value: &str,
+        vector: &Elem,
+        data: &Data,
+        subset: &Subset,
+        reduction: Reduction,
+    ) -> Result<'a, ()> {
+        let Some((lanes, lane)) = vector.lanes() else {
+            return fail(op, format!("`{}` is not a vector", vector.ty));
+        };
+        let first = self.element_index(op, env, data, &subset.min_element())?;
+        let ty = data.memref_type();
+        for l in 0..lanes {
+            let element = self.body.assign(format!(
+                "vector.extract {value}[{l}] : {} from {}",
+                lane.ty, vector.ty
+            ));
+            let offset = self.body.index(l as i64);
+            let index = self
+                .body
+                .assign(format!("arith.addi {first}, {offset} : index"));
+            let slot = Slot {
+                memref: &data.memref,
+                memref_type: &ty,
+                index: &index,
+            };
+            reduction
+                .apply(&mut self.body, &element, &slot, &lane, true)
+                .map_err(|message| Failure { op, message })?;
         }
         Ok(())
     }
