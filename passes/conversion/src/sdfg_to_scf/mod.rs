@@ -367,19 +367,88 @@ unsafe fn install(
         }
         op = next;
     }
+    let mut lowered = Vec::new();
     for op in moves {
         mlirOperationRemoveFromParent(op);
         mlirBlockInsertOwnedOperationBefore(block, anchor, op);
+        lowered.push(op);
     }
     drop(parsed);
     for t in &m.tasklets {
         let func = tasklet_function(ctx, t);
         mlirBlockInsertOwnedOperationBefore(block, anchor, func);
+        lowered.push(func);
+    }
+    for op in lowered.into_iter().filter_map(|o| Op::from_raw(o)) {
+        allow_contraction(op);
     }
     for sdfg in sdfgs {
         mlirOperationDestroy(sdfg.raw());
     }
     Ok(())
+}
+
+/// Lets LLVM contract the floating-point additions, subtractions and
+/// multiplications under `op` into fused multiply-adds
+/// (`fastmath<contract>`, kept with the flags an op has), as DaCe's
+/// `-ffast-math` build and GCC's default `-ffp-contract=fast` do: a
+/// multiplication added into an accumulator (a tasklet's product resolved
+/// with a sum) takes one instruction instead of two, rounded once.
+fn allow_contraction(op: Op<'_>) {
+    for o in every_nested_op(op) {
+        if !matches!(o.name(), "arith.addf" | "arith.subf" | "arith.mulf") {
+            continue;
+        }
+        let flags = o
+            .attr("fastmath")
+            .map(sdfg_dialect::ir::attr_to_string)
+            .unwrap_or_default();
+        let flags = flags
+            .strip_prefix("#arith.fastmath<")
+            .and_then(|f| f.strip_suffix('>'))
+            .unwrap_or("none");
+        if flags
+            .split(',')
+            .any(|f| matches!(f.trim(), "contract" | "fast"))
+        {
+            continue;
+        }
+        let new = if flags == "none" {
+            "contract".to_string()
+        } else {
+            format!("{flags},contract")
+        };
+        if let Some(attr) = sdfg_dialect::rewrite::parse_attr(o, &format!("#arith.fastmath<{new}>"))
+        {
+            o.set_attr("fastmath", attr);
+        }
+    }
+}
+
+/// Every op nested in `op`, in every block of every region (a lowered
+/// state machine has many blocks; [`Op::descendants`] sees entry blocks).
+fn every_nested_op(op: Op<'_>) -> Vec<Op<'_>> {
+    let mut out = Vec::new();
+    let mut stack = vec![op];
+    while let Some(o) = stack.pop() {
+        // SAFETY: walking the live regions and blocks of a live op.
+        unsafe {
+            for r in 0..o.num_regions() {
+                let region = mlirOperationGetRegion(o.raw(), r as isize);
+                let mut block = mlirRegionGetFirstBlock(region);
+                while !block.ptr.is_null() {
+                    let mut nested = mlirBlockGetFirstOperation(block);
+                    while let Some(n) = Op::from_raw(nested) {
+                        out.push(n);
+                        stack.push(n);
+                        nested = mlirOperationGetNextInBlock(nested);
+                    }
+                    block = mlirBlockGetNextInRegion(block);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Moves a clone of the tasklet's body into a new private `func.func`:
