@@ -12,14 +12,16 @@
 //! | --- | --- |
 //! | map-reduce fusion | `sdfg-map-reduce-fusion`: the map adds into `C` |
 //! | reordering | `sdfg-map-reorder{order=i,k,j}`: `j` innermost, along rows |
-//! | tiling for the cache | `sdfg-map-tiling` by 64 x 256 x 512: tiles of `i` in parallel, the others inside |
+//! | tiling for the cache | `sdfg-map-tiling` by 128 x 256 x 512: tiles of `i` in parallel, the others inside |
 //! | local storage | `sdfg-in-local-storage`: each tile of `A` and `B` copied next to each other |
-//! | tiling for registers | `sdfg-map-tiling` by 4 x 256 x 16 inside a tile, `k` outermost in it |
-//! | accumulator | `sdfg-accumulate-transient`: a 4 x 16 block of `C` accumulates in a transient, added into `C` once |
+//! | tiling for registers | `sdfg-map-tiling` by 8 x 256 x 16 inside a tile, `k` outermost in it |
+//! | accumulator | `sdfg-accumulate-transient`: an 8 x 16 block of `C` accumulates in a transient, added into `C` once |
+//! | vectorization | `sdfg-vectorization` by 8: the block's rows move as `vector<8xf64>`, `A`'s element broadcast |
 //!
-//! The paper's vectorization (vector-typed connectors) and reduce peeling
-//! are not transformations here yet; LLVM vectorizes the innermost loops
-//! on its own. Every step must compute what the first one computed (the
+//! Vectorized, the block is 16 `vector<8xf64>` accumulators, which LLVM
+//! keeps in registers across the `k` loop (the transient is a fresh heap
+//! array it can promote), and each product-sum is one fused multiply-add.
+//! The paper's reduce peeling is not a transformation here yet. Every step must compute what the first one computed (the
 //! step's `C` is compared with it) and NumPy's `A @ B`. The naive program
 //! itself is timed only where its transient fits in memory (N^3 doubles:
 //! 64 GiB at 2048).
@@ -84,7 +86,7 @@ const STEPS: &[(&str, &str)] = &[
     ("reordering (i, k, j)", "sdfg-map-reorder{order=i,k,j label=mm}"),
     (
         "tiling for the cache",
-        "sdfg-map-tiling{tile-sizes=64,256,512 label=mm}",
+        "sdfg-map-tiling{tile-sizes=128,256,512 label=mm}",
     ),
     (
         "local storage of A, B tiles",
@@ -92,11 +94,15 @@ const STEPS: &[(&str, &str)] = &[
     ),
     (
         "tiling for registers",
-        "sdfg-map-tiling{tile-sizes=4,256,16 level=innermost label=mm},sdfg-map-reorder{order=k,i,j level=innermost label=mm}",
+        "sdfg-map-tiling{tile-sizes=8,256,16 level=innermost label=mm},sdfg-map-reorder{order=k,i,j level=innermost label=mm}",
     ),
     (
         "accumulator of a C block",
         "sdfg-accumulate-transient{level=innermost label=mm}",
+    ),
+    (
+        "vectorization (8 lanes of j)",
+        "sdfg-vectorization{vector-length=8 level=innermost label=mm}",
     ),
 ];
 

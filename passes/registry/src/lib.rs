@@ -47,6 +47,8 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_transforms::maps::reduce_fusion::REGISTRATION,
     &sdfg_transforms::maps::local_storage::IN_REGISTRATION,
     &sdfg_transforms::maps::local_storage::OUT_REGISTRATION,
+    &sdfg_transforms::maps::vectorization::REGISTRATION,
+    &sdfg_transforms::maps::fission::REGISTRATION,
     &sdfg_transforms::loop_to_map::REGISTRATION,
     &sdfg_transforms::auto_optimize::REGISTRATION,
     &sdfg_transforms::fpga_transform::REGISTRATION,

@@ -56,7 +56,7 @@ use sdfg_symbolic::{parse_subset, Expr, Subset};
 /// The registration of `sdfg-accumulate-transient`.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-accumulate-transient",
-    summary: "Give maps nested in other scopes a transient accumulator for the writes they resolve into outer data (DaCe's AccumulateTransient); options label, level",
+    summary: "Give maps nested in other scopes a transient accumulator for the writes they resolve into outer data (DaCe's AccumulateTransient); options label, level, param",
     op_name: "builtin.module",
     create: || {
         Box::new(MapPass {
@@ -89,8 +89,8 @@ impl Default for WcrTiling {
         WcrTiling {
             tile_size: 128,
             target: Target {
-                label: None,
                 level: Level::Outermost,
+                ..Target::default()
             },
         }
     }

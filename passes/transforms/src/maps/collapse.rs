@@ -31,7 +31,7 @@ use sdfg_dialect::rewrite;
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-map-collapse",
-    summary: "Collapse a map that holds only another map into one map (DaCe's MapCollapse); options label, level",
+    summary: "Collapse a map that holds only another map into one map (DaCe's MapCollapse); options label, level, param",
     op_name: "builtin.module",
     create: || Box::new(MapCollapse::default()),
 };
@@ -47,7 +47,8 @@ const PASS: &str = "sdfg-map-collapse";
 
 impl RustPass for MapCollapse {
     fn set_options(&mut self, options: &str) -> Result<(), String> {
-        self.target = Target::parse_with(PASS, options, "label and level", |_, _| Ok(false))?;
+        self.target =
+            Target::parse_with(PASS, options, "label, level and param", |_, _| Ok(false))?;
         Ok(())
     }
 

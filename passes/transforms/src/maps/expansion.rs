@@ -27,7 +27,7 @@ use sdfg_dialect::{rewrite, Schedule};
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-map-expansion",
-    summary: "Expand a map of k parameters into k nested maps (DaCe's MapExpansion); options inner-schedule, label, level",
+    summary: "Expand a map of k parameters into k nested maps (DaCe's MapExpansion); options inner-schedule, label, level, param",
     op_name: "builtin.module",
     create: || Box::new(MapExpansion::default()),
 };
@@ -58,7 +58,7 @@ impl RustPass for MapExpansion {
         self.target = Target::parse_with(
             PASS,
             options,
-            "inner-schedule, label and level",
+            "inner-schedule, label, level and param",
             |key, value| {
                 if key != "inner-schedule" {
                     return Ok(false);

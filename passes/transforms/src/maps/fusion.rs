@@ -75,7 +75,7 @@ use std::collections::{HashMap, HashSet};
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-map-fusion",
-    summary: "Fuse a map with the map that reads what it writes through a transient, or with a sibling map (DaCe's MapFusion); options siblings, label, level",
+    summary: "Fuse a map with the map that reads what it writes through a transient, or with a sibling map (DaCe's MapFusion); options siblings, label, level, param",
     op_name: "builtin.module",
     create: || Box::new(MapFusion::default()),
 };
@@ -94,8 +94,11 @@ const PASS: &str = "sdfg-map-fusion";
 impl RustPass for MapFusion {
     fn set_options(&mut self, options: &str) -> Result<(), String> {
         let mut siblings = false;
-        self.target =
-            Target::parse_with(PASS, options, "siblings, label and level", |key, value| {
+        self.target = Target::parse_with(
+            PASS,
+            options,
+            "siblings, label, level and param",
+            |key, value| {
                 if key != "siblings" {
                     return Ok(false);
                 }
@@ -105,7 +108,8 @@ impl RustPass for MapFusion {
                     _ => return Err(format!("{PASS}: siblings `{value}` is not true or false")),
                 };
                 Ok(true)
-            })?;
+            },
+        )?;
         self.siblings = siblings;
         Ok(())
     }

@@ -26,7 +26,7 @@ use sdfg_dialect::ir::Op;
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-map-interchange",
-    summary: "Swap two directly nested maps (DaCe's MapInterchange); options label, level",
+    summary: "Swap two directly nested maps (DaCe's MapInterchange); options label, level, param",
     op_name: "builtin.module",
     create: || Box::new(MapInterchange::default()),
 };
@@ -42,7 +42,8 @@ const PASS: &str = "sdfg-map-interchange";
 
 impl RustPass for MapInterchange {
     fn set_options(&mut self, options: &str) -> Result<(), String> {
-        self.target = Target::parse_with(PASS, options, "label and level", |_, _| Ok(false))?;
+        self.target =
+            Target::parse_with(PASS, options, "label, level and param", |_, _| Ok(false))?;
         Ok(())
     }
 

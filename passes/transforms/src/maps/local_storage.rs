@@ -52,7 +52,7 @@ use std::collections::BTreeSet;
 /// The registration of `sdfg-in-local-storage`.
 pub static IN_REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-in-local-storage",
-    summary: "Copy what a map nested in another scope reads into a transient buffer of its own, and read that (DaCe's InLocalStorage); options data, label, level",
+    summary: "Copy what a map nested in another scope reads into a transient buffer of its own, and read that (DaCe's InLocalStorage); options data, label, level, param",
     op_name: "builtin.module",
     create: || Box::new(LocalStorage::new(Direction::In)),
 };
@@ -60,7 +60,7 @@ pub static IN_REGISTRATION: PassRegistration = PassRegistration {
 /// The registration of `sdfg-out-local-storage`.
 pub static OUT_REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-out-local-storage",
-    summary: "Let a map nested in another scope write into a transient buffer of its own, copied out after it (DaCe's OutLocalStorage); options data, label, level",
+    summary: "Let a map nested in another scope write into a transient buffer of its own, copied out after it (DaCe's OutLocalStorage); options data, label, level, param",
     op_name: "builtin.module",
     create: || Box::new(LocalStorage::new(Direction::Out)),
 };
@@ -109,7 +109,7 @@ impl RustPass for LocalStorage {
         self.target = Target::parse_with(
             self.name(),
             options,
-            "data, label and level",
+            "data, label, level and param",
             |key, value| {
                 if key != "data" {
                     return Ok(false);

@@ -9,14 +9,17 @@
 //! | `sdfg-map-interchange` | `MapInterchange` | two directly nested maps swap places |
 //! | `sdfg-map-reorder` | `MapDimShuffle` | a map's parameters in a given order |
 //! | `sdfg-map-fusion` | `MapFusion` | a producer map and its consumer, or two sibling maps, become one |
+//! | `sdfg-map-fission` | `MapFission` | a map around several computations becomes one map per computation, the transients between them grown per iteration |
 //! | `sdfg-in-local-storage`, `sdfg-out-local-storage` | `InLocalStorage`, `OutLocalStorage` | a nested map reads (writes) its box of some data through a transient buffer of its own |
 //! | `sdfg-map-reduce-fusion` | `MapReduceFusion` | a map and the `Reduce` of the transient it writes become one map that resolves into the output |
+//! | `sdfg-vectorization` | `Vectorization` | the tasklet of a map computes `L` iterations of its last parameter at once, on vectors |
 //!
 //! Each is a public function that applies the transformation to one map
 //! or says why it does not apply, and a pass that applies it to the maps
 //! a [`Target`] selects: by label (`label=NAME`), by nesting
-//! (`level=outermost|innermost|all`), or all maps. A map named by label
-//! that the transformation does not apply to gets a warning with the
+//! (`level=outermost|innermost|all`), by a parameter (`param=NAME`, the
+//! maps with a parameter of that name), or all maps. A map named by label
+//! or parameter that the transformation does not apply to gets a warning with the
 //! reason; other maps are left alone silently, as DaCe's pattern matching
 //! leaves them.
 //!
@@ -32,12 +35,14 @@
 pub mod accumulate;
 pub mod collapse;
 pub mod expansion;
+pub mod fission;
 pub mod fusion;
 pub mod interchange;
 pub mod local_storage;
 pub mod reduce_fusion;
 pub mod reorder;
 pub mod tiling;
+pub mod vectorization;
 
 use mlir_sys::MlirAttribute;
 use sdfg_dialect::driver::{Diagnosed, RustPass};
@@ -54,6 +59,8 @@ pub struct Target {
     pub label: Option<String>,
     /// Only maps at this nesting level.
     pub level: Level,
+    /// Only maps with a parameter of this name.
+    pub param: Option<String>,
 }
 
 /// A pass whose only options say which maps it works on, and that applies
@@ -70,7 +77,9 @@ pub struct MapPass {
 
 impl RustPass for MapPass {
     fn set_options(&mut self, options: &str) -> Result<(), String> {
-        self.target = Target::parse_with(self.name, options, "label and level", |_, _| Ok(false))?;
+        self.target = Target::parse_with(self.name, options, "label, level and param", |_, _| {
+            Ok(false)
+        })?;
         Ok(())
     }
 
@@ -143,6 +152,7 @@ impl Target {
                 .ok_or_else(|| format!("{pass}: option `{option}` is not `name=value`"))?;
             match key {
                 "label" => target.label = Some(value.to_string()),
+                "param" => target.param = Some(value.to_string()),
                 "level" => {
                     target.level = match value {
                         "all" => Level::All,
@@ -167,6 +177,11 @@ impl Target {
             .into_iter()
             .filter(|o| o.is("sdfg.map"))
             .filter(|m| self.label.is_none() || m.str_attr("label") == self.label.as_deref())
+            .filter(|m| {
+                self.param
+                    .as_ref()
+                    .is_none_or(|p| m.str_array_attr("params").contains(&p.as_str()))
+            })
             .filter(|m| match self.level {
                 Level::All => true,
                 Level::Outermost => enclosing_map(*m).is_none(),
@@ -175,9 +190,10 @@ impl Target {
             .collect()
     }
 
-    /// Reports that `map`, named by label, was left alone, and why.
+    /// Reports that `map`, named by label or parameter, was left alone,
+    /// and why.
     pub fn report(&self, pass: &str, map: Op<'_>, why: &str) {
-        if self.label.is_some() {
+        if self.label.is_some() || self.param.is_some() {
             map.emit_warning(format!("{pass} does not apply: {why}"));
         }
     }

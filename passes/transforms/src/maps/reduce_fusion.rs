@@ -58,7 +58,7 @@ use sdfg_symbolic::{parse, parse_subset, Dim, Embedding, Expr, Subset};
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-map-reduce-fusion",
-    summary: "Fuse a map with the Reduce that reads its transient: the map resolves its writes into the reduction's output (DaCe's MapReduceFusion); options label, level",
+    summary: "Fuse a map with the Reduce that reads its transient: the map resolves its writes into the reduction's output (DaCe's MapReduceFusion); options label, level, param",
     op_name: "builtin.module",
     create: || {
         Box::new(MapPass {

@@ -24,7 +24,8 @@ use sdfg_dialect::ir::Op;
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-map-reorder",
-    summary: "Reorder a map's parameters (DaCe's MapDimShuffle); options order, label, level",
+    summary:
+        "Reorder a map's parameters (DaCe's MapDimShuffle); options order, label, level, param",
     op_name: "builtin.module",
     create: || Box::new(MapReorder::default()),
 };
@@ -43,13 +44,18 @@ const PASS: &str = "sdfg-map-reorder";
 impl RustPass for MapReorder {
     fn set_options(&mut self, options: &str) -> Result<(), String> {
         let mut order = Vec::new();
-        self.target = Target::parse_with(PASS, options, "order, label and level", |key, value| {
-            if key != "order" {
-                return Ok(false);
-            }
-            order = value.split(',').map(|p| p.trim().to_string()).collect();
-            Ok(true)
-        })?;
+        self.target = Target::parse_with(
+            PASS,
+            options,
+            "order, label, level and param",
+            |key, value| {
+                if key != "order" {
+                    return Ok(false);
+                }
+                order = value.split(',').map(|p| p.trim().to_string()).collect();
+                Ok(true)
+            },
+        )?;
         if order.is_empty() {
             return Err(format!("{PASS}: the option order=P1,P2,... is required"));
         }

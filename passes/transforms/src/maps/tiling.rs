@@ -35,7 +35,7 @@ use std::collections::HashSet;
 /// The pass's registration.
 pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-map-tiling",
-    summary: "Tile maps: a map over tiles around a map over one tile (DaCe's MapTiling); options tile-sizes, prefix, label, level",
+    summary: "Tile maps: a map over tiles around a map over one tile (DaCe's MapTiling); options tile-sizes, prefix, label, level, param",
     op_name: "builtin.module",
     create: || Box::new(MapTiling::default()),
 };
@@ -69,7 +69,7 @@ impl RustPass for MapTiling {
         self.target = Target::parse_with(
             PASS,
             options,
-            "tile-sizes, prefix, label and level",
+            "tile-sizes, prefix, label, level and param",
             |key, value| {
                 match key {
                     "tile-sizes" => {
