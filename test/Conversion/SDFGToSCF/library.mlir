@@ -16,9 +16,9 @@
 // CHECK: %[[A:.*]] = memref.load
 // CHECK: scf.for %[[J2:.*]] =
 // CHECK: %[[B:.*]] = memref.load
-// CHECK: %[[P:.*]] = arith.mulf %[[A]], %[[B]] fastmath<contract> : f64
+// CHECK: %[[P:.*]] = arith.mulf %[[A]], %[[B]] fastmath<reassoc,arcp,contract> : f64
 // CHECK: %[[OLD:.*]] = memref.load %[[C]]
-// CHECK: arith.addf %[[OLD]], %[[P]] fastmath<contract> : f64
+// CHECK: arith.addf %[[OLD]], %[[P]] fastmath<reassoc,arcp,contract> : f64
 sdfg.sdfg @matmul(%A: !sdfg.array<f64 ["M", "K"]> as "A", %B: !sdfg.array<f64 ["K", "N"]> as "B", %C: !sdfg.array<f64 ["M", "N"]> as "C") symbols {K = i64, M = i64, N = i64} {
   sdfg.state @s {
     %a = sdfg.access %A : !sdfg.array<f64 ["M", "K"]>
@@ -87,7 +87,7 @@ sdfg.sdfg @transpose(%A: !sdfg.array<f32 ["M", "N"]> as "A", %B: !sdfg.array<f32
 // CHECK: %[[R:.*]] = scf.parallel (%{{.*}}) = {{.*}} init (%[[ID]]) -> f64
 // CHECK: scf.for {{.*}} iter_args(%[[A0:.*]] = %[[ID]]) -> (f64)
 // CHECK: scf.for {{.*}} iter_args(%[[A1:.*]] = %[[A0]]) -> (f64)
-// CHECK: arith.addf %[[A1]], %{{.*}} fastmath<reassoc,contract> : f64
+// CHECK: arith.addf %[[A1]], %{{.*}} fastmath<reassoc,arcp,contract> : f64
 // CHECK: scf.reduce(
 // CHECK: arith.addf
 // CHECK: scf.reduce.return

@@ -380,7 +380,7 @@ unsafe fn install(
         lowered.push(func);
     }
     for op in lowered.into_iter().filter_map(|o| Op::from_raw(o)) {
-        allow_contraction(op);
+        allow_fast_math(op);
     }
     for sdfg in sdfgs {
         mlirOperationDestroy(sdfg.raw());
@@ -388,15 +388,25 @@ unsafe fn install(
     Ok(())
 }
 
-/// Lets LLVM contract the floating-point additions, subtractions and
-/// multiplications under `op` into fused multiply-adds
-/// (`fastmath<contract>`, kept with the flags an op has), as DaCe's
-/// `-ffast-math` build and GCC's default `-ffp-contract=fast` do: a
-/// multiplication added into an accumulator (a tasklet's product resolved
-/// with a sum) takes one instruction instead of two, rounded once.
-fn allow_contraction(op: Op<'_>) {
+/// The fast-math flags of DaCe's `-ffast-math` build that the lowered
+/// floating-point arithmetic takes: contraction (a product added into an
+/// accumulator is one fused multiply-add, rounded once), reassociation
+/// (sums and products in any order, so that a reduction loop vectorizes
+/// and a long sum is a tree rather than a chain) and reciprocals (`x / c`
+/// is `x * (1 / c)`, without a division's latency on a loop-carried
+/// chain). Unlike `-ffast-math`, nothing assumes the absence of NaNs,
+/// infinities or signed zeros, so tests for them keep their meaning.
+const FAST_MATH: [&str; 3] = ["contract", "reassoc", "arcp"];
+
+/// Gives the floating-point additions, subtractions, multiplications and
+/// divisions under `op` the flags of [`FAST_MATH`], kept with the flags
+/// an op has.
+fn allow_fast_math(op: Op<'_>) {
     for o in every_nested_op(op) {
-        if !matches!(o.name(), "arith.addf" | "arith.subf" | "arith.mulf") {
+        if !matches!(
+            o.name(),
+            "arith.addf" | "arith.subf" | "arith.mulf" | "arith.divf"
+        ) {
             continue;
         }
         let flags = o
@@ -407,19 +417,21 @@ fn allow_contraction(op: Op<'_>) {
             .strip_prefix("#arith.fastmath<")
             .and_then(|f| f.strip_suffix('>'))
             .unwrap_or("none");
-        if flags
+        let mut all: Vec<&str> = flags
             .split(',')
-            .any(|f| matches!(f.trim(), "contract" | "fast"))
-        {
+            .map(str::trim)
+            .filter(|f| *f != "none")
+            .collect();
+        if all.contains(&"fast") {
             continue;
         }
-        let new = if flags == "none" {
-            "contract".to_string()
-        } else {
-            format!("{flags},contract")
-        };
-        if let Some(attr) = sdfg_dialect::rewrite::parse_attr(o, &format!("#arith.fastmath<{new}>"))
-        {
+        for flag in FAST_MATH {
+            if !all.contains(&flag) {
+                all.push(flag);
+            }
+        }
+        let text = format!("#arith.fastmath<{}>", all.join(","));
+        if let Some(attr) = sdfg_dialect::rewrite::parse_attr(o, &text) {
             o.set_attr("fastmath", attr);
         }
     }
