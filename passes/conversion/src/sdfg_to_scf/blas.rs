@@ -104,7 +104,18 @@ impl<'a> Function<'a, '_> {
     /// Lowers a `MatMul`, `Gemm`, `Gemv` or `Dot` node to CBLAS; `false`
     /// (nothing emitted) where CBLAS does not compute it (see the module
     /// documentation).
-    pub(super) fn lower_blas(&mut self, lib: &mut Library<'a>, kind: &str) -> Result<'a, bool> {
+    ///
+    /// A dot product calls CBLAS only where `dots` (the conversion's
+    /// `blas=true`): for a node whose implementation `sdfg-auto-optimize`
+    /// chose, the loop is faster, since LLVM vectorizes its reassociable
+    /// sum in place, where a call costs its overhead on every row of a
+    /// solver such as trisolv.
+    pub(super) fn lower_blas(
+        &mut self,
+        lib: &mut Library<'a>,
+        kind: &str,
+        dots: bool,
+    ) -> Result<'a, bool> {
         let (a, b, out) = match kind {
             "MatMul" | "Gemm" => ("_a", "_b", "_c"),
             "Gemv" => ("_A", "_x", "_y"),
@@ -123,7 +134,7 @@ impl<'a> Function<'a, '_> {
         let Some(letter) = type_letter(&elem) else {
             return Ok(false);
         };
-        if a.data.elem != elem || b.data.elem != elem {
+        if a.data.elem != elem || b.data.elem != elem || (!dots && (a.rank(), b.rank()) == (1, 1)) {
             return Ok(false);
         }
         let gemm_props = kind == "Gemm";

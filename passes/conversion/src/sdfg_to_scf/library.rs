@@ -204,7 +204,7 @@ impl<'a> Function<'a, '_> {
         let fast = matches!(node.str_attr("implementation"), Some("OpenBLAS" | "MKL"));
         if (self.module.blas || fast)
             && !self.module.in_kernel
-            && self.lower_blas(&mut lib, kind)?
+            && self.lower_blas(&mut lib, kind, self.module.blas)?
         {
             return Ok(());
         }
