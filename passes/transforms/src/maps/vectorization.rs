@@ -55,7 +55,8 @@
 //! ## Where it applies
 //!
 //! The map holds exactly one tasklet with an MLIR body (DaCe's pattern),
-//! no `by_ref` outputs and no side effects; its last parameter runs with
+//! no `by_ref` outputs, no side effects and no stream inputs (each
+//! iteration pops once); its last parameter runs with
 //! step 1, over a count that is provably a multiple of `L` (tile or strip
 //! mine the map first: unlike DaCe, no remainder map is made, so the
 //! vector loop has no scalar epilogue to run). Every memlet that mentions
@@ -233,6 +234,12 @@ fn plan(map: Op<'_>, length: u32) -> Result<Plan<'_>, String> {
             return Err(format!("input {k} of the tasklet has no memlet"));
         };
         let arg = args[k];
+        if Container::from_type(value.ty()).is_some_and(|c| c.kind == ContainerKind::Stream) {
+            return Err(format!(
+                "connector {} pops a stream once per iteration",
+                connector(tasklet, "in_names", k)
+            ));
+        }
         match lanes_of(value, &memlet, &param, length)? {
             (Lanes::Uniform, _) => {}
             (Lanes::Vector, subset) => {
