@@ -1,5 +1,6 @@
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(sdfg-vectorization{vector-length=8})' | FileCheck %s
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(sdfg-vectorization{vector-length=4 label=scale})' | FileCheck %s --check-prefix=FOUR
+// RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(sdfg-vectorization{vector-length=4 param=k})' | FileCheck %s --check-prefix=PARAM
 // RUN: sdfg-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(sdfg-vectorization{label=leave})' -o /dev/null
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: for f in vectorize_scale vectorize_row_sums vectorize_into_shared_sums; do \
@@ -91,6 +92,10 @@ sdfg.sdfg @vectorize_row_sums(%A: !sdfg.array<f64 ["4", "16"]> as "A", %R: !sdfg
 // CHECK: sdfg.yield %[[V]] : vector<8xf64>
 // CHECK: sdfg.map "colsum" ["k" = "0:5", "j" = "0:24:8"]
 // CHECK: sdfg.exit("c" = %{{.*}}["j:j + 8", wcr sum] : vector<8xf64>)
+// Only the map with a parameter `k` (targeting by parameter):
+// PARAM-LABEL: sdfg.sdfg @vectorize_into_shared_sums
+// PARAM: sdfg.map "ones" ["j" = "0:24"]
+// PARAM: sdfg.map "colsum" ["k" = "0:5", "j" = "0:24:4"]
 sdfg.sdfg @vectorize_into_shared_sums(%A: !sdfg.array<f64 ["5", "24"]> as "A", %C: !sdfg.array<f64 ["24"]> as "C") {
   sdfg.state @s {
     %i = sdfg.map "ones" ["j" = "0:24"] outs("c" : !sdfg.array<f64 ["24"]>) {

@@ -105,11 +105,13 @@ impl<'a> Function<'a, '_> {
     /// (nothing emitted) where CBLAS does not compute it (see the module
     /// documentation).
     ///
-    /// A dot product calls CBLAS only where `dots` (the conversion's
-    /// `blas=true`): for a node whose implementation `sdfg-auto-optimize`
-    /// chose, the loop is faster, since LLVM vectorizes its reassociable
-    /// sum in place, where a call costs its overhead on every row of a
-    /// solver such as trisolv.
+    /// A dot product of two contiguous vectors calls CBLAS only where
+    /// `dots` (the conversion's `blas=true`): for a node whose
+    /// implementation `sdfg-auto-optimize` chose, the loop is faster,
+    /// since LLVM vectorizes its reassociable sum in place, where a call
+    /// costs its overhead on every row of a solver such as trisolv. A
+    /// strided operand (a column, in lu) still calls CBLAS, whose strided
+    /// kernel the loop does not beat.
     pub(super) fn lower_blas(
         &mut self,
         lib: &mut Library<'a>,
@@ -134,7 +136,10 @@ impl<'a> Function<'a, '_> {
         let Some(letter) = type_letter(&elem) else {
             return Ok(false);
         };
-        if a.data.elem != elem || b.data.elem != elem || (!dots && (a.rank(), b.rank()) == (1, 1)) {
+        if a.data.elem != elem
+            || b.data.elem != elem
+            || (!dots && a.is_contiguous_vector() && b.is_contiguous_vector())
+        {
             return Ok(false);
         }
         let gemm_props = kind == "Gemm";

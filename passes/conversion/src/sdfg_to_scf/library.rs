@@ -60,6 +60,16 @@ impl Operand {
         self.dims.len()
     }
 
+    /// Whether the operand is a vector of consecutive elements (its one
+    /// logical dimension has stride 1 and step 1).
+    pub(super) fn is_contiguous_vector(&self) -> bool {
+        let [d] = self.dims.as_slice() else {
+            return false;
+        };
+        self.data.strides.get(*d).and_then(Expr::as_int) == Some(1)
+            && self.subset.ranges().get(*d).and_then(|r| r.step.as_int()) == Some(1)
+    }
+
     /// The size of logical dimension `k`.
     pub(super) fn size(&self, k: usize) -> Expr {
         self.subset.ranges()[self.dims[k]].size()
