@@ -280,6 +280,32 @@ impl<'a> Op<'a> {
         false
     }
 
+    /// This op and every op nested in it, in every block of every region
+    /// (pre-order). Unlike [`Op::descendants`], which sees the entry
+    /// blocks, it also sees the blocks of unstructured control flow, as
+    /// in lowered functions.
+    pub fn walk(&self) -> Vec<Op<'a>> {
+        unsafe extern "C" fn visit(
+            op: MlirOperation,
+            data: *mut std::ffi::c_void,
+        ) -> MlirWalkResult {
+            (*(data as *mut Vec<MlirOperation>)).push(op);
+            MlirWalkResult_MlirWalkResultAdvance
+        }
+        let mut raw: Vec<MlirOperation> = Vec::new();
+        // SAFETY: the callback only records the ops it is given; the
+        // vector outlives the walk.
+        unsafe {
+            mlirOperationWalk(
+                self.raw,
+                Some(visit),
+                &mut raw as *mut Vec<MlirOperation> as *mut std::ffi::c_void,
+                MlirWalkOrder_MlirWalkPreOrder,
+            );
+            raw.into_iter().filter_map(|o| Op::from_raw(o)).collect()
+        }
+    }
+
     /// Every op nested in this one (pre-order, excluding itself).
     pub fn descendants(&self) -> Vec<Op<'a>> {
         let mut out = Vec::new();

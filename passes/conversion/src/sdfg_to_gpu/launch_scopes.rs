@@ -27,9 +27,6 @@
 //! It runs after the last canonicalisation of the host code, which would
 //! dissolve a scope that holds no `alloca` yet.
 
-use std::ffi::c_void;
-
-use mlir_sys::{mlirOperationWalk, MlirOperation, MlirWalkOrder_MlirWalkPreOrder, MlirWalkResult};
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::Op;
 use sdfg_dialect::rewrite;
@@ -58,7 +55,8 @@ impl RustPass for ScopeKernelLaunches {
     }
 
     fn run(&mut self, module: Op<'_>) -> Result<(), Diagnosed> {
-        let launches: Vec<Op> = all_ops(module)
+        let launches: Vec<Op> = module
+            .walk()
             .into_iter()
             .filter(|o| {
                 o.is("gpu.launch_func")
@@ -75,26 +73,5 @@ impl RustPass for ScopeKernelLaunches {
 
     fn clone_pass(&self) -> Box<dyn RustPass> {
         Box::new(*self)
-    }
-}
-
-/// Every op nested in `root`, in every block of every region (the host
-/// functions are multi-block by now).
-fn all_ops(root: Op<'_>) -> Vec<Op<'_>> {
-    unsafe extern "C" fn visit(op: MlirOperation, data: *mut c_void) -> MlirWalkResult {
-        (*(data as *mut Vec<MlirOperation>)).push(op);
-        mlir_sys::MlirWalkResult_MlirWalkResultAdvance
-    }
-    let mut raw: Vec<MlirOperation> = Vec::new();
-    // SAFETY: the callback only records the ops it is given; the vector
-    // outlives the walk.
-    unsafe {
-        mlirOperationWalk(
-            root.raw(),
-            Some(visit),
-            &mut raw as *mut Vec<MlirOperation> as *mut c_void,
-            MlirWalkOrder_MlirWalkPreOrder,
-        );
-        raw.into_iter().filter_map(|o| Op::from_raw(o)).collect()
     }
 }

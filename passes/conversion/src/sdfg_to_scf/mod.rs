@@ -402,7 +402,7 @@ const FAST_MATH: [&str; 3] = ["contract", "reassoc", "arcp"];
 /// divisions under `op` the flags of [`FAST_MATH`], kept with the flags
 /// an op has.
 fn allow_fast_math(op: Op<'_>) {
-    for o in every_nested_op(op) {
+    for o in op.walk() {
         if !matches!(
             o.name(),
             "arith.addf" | "arith.subf" | "arith.mulf" | "arith.divf"
@@ -435,32 +435,6 @@ fn allow_fast_math(op: Op<'_>) {
             o.set_attr("fastmath", attr);
         }
     }
-}
-
-/// Every op nested in `op`, in every block of every region (a lowered
-/// state machine has many blocks; [`Op::descendants`] sees entry blocks).
-fn every_nested_op(op: Op<'_>) -> Vec<Op<'_>> {
-    let mut out = Vec::new();
-    let mut stack = vec![op];
-    while let Some(o) = stack.pop() {
-        // SAFETY: walking the live regions and blocks of a live op.
-        unsafe {
-            for r in 0..o.num_regions() {
-                let region = mlirOperationGetRegion(o.raw(), r as isize);
-                let mut block = mlirRegionGetFirstBlock(region);
-                while !block.ptr.is_null() {
-                    let mut nested = mlirBlockGetFirstOperation(block);
-                    while let Some(n) = Op::from_raw(nested) {
-                        out.push(n);
-                        stack.push(n);
-                        nested = mlirOperationGetNextInBlock(nested);
-                    }
-                    block = mlirBlockGetNextInRegion(block);
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Moves a clone of the tasklet's body into a new private `func.func`:
