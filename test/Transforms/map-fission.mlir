@@ -179,3 +179,32 @@ sdfg.sdfg @do_not_split(%A: !sdfg.array<f64 ["N"]> as "A", %B: !sdfg.array<f64 [
     %t = sdfg.access %T : !sdfg.scalar<f64>
   }
 }
+
+// -----
+
+// A transient read by name after the state (an inter-state assignment)
+// keeps its shape.
+sdfg.sdfg @do_not_split_a_named_transient(%A: !sdfg.array<f64 ["N"]> as "A", %B: !sdfg.array<f64 ["N"]> as "B") symbols {N = i64, x = f64} {
+  %T = sdfg.alloc "t" : !sdfg.scalar<f64>
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"]>
+    // expected-warning @+1 {{sdfg-map-fission does not apply: `t` is also accessed outside the map}}
+    %r = sdfg.map "keep" ["i" = "0:N"] ins("a" = %a["0:N"] : !sdfg.array<f64 ["N"]>) outs("b" : !sdfg.array<f64 ["N"]>) {
+    ^bb0(%ai: !sdfg.array<f64 ["N"]>):
+      %x = sdfg.tasklet "id" ins("v" = %ai["i"] : !sdfg.array<f64 ["N"]>) outs("o" : f64) {
+      ^bb0(%v: f64):
+        sdfg.yield %v : f64
+      }
+      %n = sdfg.access %T writes(%x["0"] : f64) : !sdfg.scalar<f64>
+      %y = sdfg.tasklet "id2" ins("v" = %n["0"] : !sdfg.scalar<f64>) outs("o" : f64) {
+      ^bb0(%v: f64):
+        sdfg.yield %v : f64
+      }
+      sdfg.exit("b" = %y["i"] : f64)
+    }
+    %b = sdfg.access %B writes(%r["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+  sdfg.state @after {
+  }
+  sdfg.edge @s -> @after assign("x" = "t")
+}

@@ -50,7 +50,8 @@
 //! grown transients' extents are the map's, in the SDFG's symbols) with
 //! unit steps and no dynamic range inputs, and it holds at least two
 //! computations and, besides them, only access nodes of transients that
-//! no other part of the SDFG accesses ("border" transients), each written
+//! no other part of the SDFG accesses, by access node or by name in a
+//! condition, an assignment or foreign code ("border" transients), each written
 //! inside the map by one computation (before any reads it) and read only
 //! by computations of the map. A computation reads only the map's inputs
 //! and border transients, and writes only the map's outputs and border
@@ -142,6 +143,11 @@ pub fn fission_map(map: Op<'_>) -> Result<Vec<Op<'_>>, String> {
     // The border transients and the computations that write them.
     let mut borders: Vec<Border> = Vec::new();
     let mut border_of: HashMap<Val, usize> = HashMap::new();
+    // Names read in conditions, assignments and foreign code, where a
+    // transient that became an array would no longer be what they read.
+    let mentioned = crate::enclosing_sdfg(map)
+        .map(crate::mentioned_names)
+        .unwrap_or_default();
     for node in inside.iter().filter(|o| !computations.contains(o)) {
         if !node.is("sdfg.access") {
             return Err(format!("the map holds a '{}'", node.name()));
@@ -160,7 +166,7 @@ pub fn fission_map(map: Op<'_>) -> Result<Vec<Op<'_>>, String> {
             .uses()
             .into_iter()
             .any(|(user, _)| user.parent() != Some(map));
-        if outside {
+        if outside || mentioned.contains(&name) {
             return Err(format!("`{name}` is also accessed outside the map"));
         }
         let writers = node.operand_segment(1);
