@@ -177,12 +177,11 @@ struct Plan<'a> {
     outputs: Vec<(Output, Vec<(usize, String)>)>,
     /// The tasklet's ops that become vector ops, in order.
     varying_ops: Vec<Op<'a>>,
-    /// The values that are varying (vectors) after the change.
+    /// The values that are varying (vectors of their type) after the
+    /// change.
     varying: HashSet<Val<'a>>,
     /// `sdfg.sym` ops affine in the parameter, with their slopes.
     syms: Vec<(Op<'a>, i64)>,
-    /// The element type of every varying value, by value.
-    elements: HashMap<Val<'a>, MlirType>,
 }
 
 fn plan(map: Op<'_>, length: u32) -> Result<Plan<'_>, String> {
@@ -227,7 +226,6 @@ fn plan(map: Op<'_>, length: u32) -> Result<Plan<'_>, String> {
 
     let args = tasklet.region_args(0);
     let mut varying = HashSet::new();
-    let mut elements = HashMap::new();
     let mut inputs = Vec::new();
     for (k, value) in tasklet.operand_segment(0).into_iter().enumerate() {
         let Some(memlet) = memlet_at(tasklet, k) else {
@@ -253,7 +251,6 @@ fn plan(map: Op<'_>, length: u32) -> Result<Plan<'_>, String> {
                     ));
                 }
                 varying.insert(arg);
-                elements.insert(arg, element);
                 inputs.push((k, subset));
             }
         }
@@ -290,7 +287,6 @@ fn plan(map: Op<'_>, length: u32) -> Result<Plan<'_>, String> {
             let result = op.results()[0];
             scalar_type(result.ty(), text)?;
             varying.insert(result);
-            elements.insert(result, result.ty());
             syms.push((*op, step));
             continue;
         }
@@ -317,7 +313,6 @@ fn plan(map: Op<'_>, length: u32) -> Result<Plan<'_>, String> {
         for result in op.results() {
             scalar_type(result.ty(), name)?;
             varying.insert(result);
-            elements.insert(result, result.ty());
         }
         varying_ops.push(*op);
     }
@@ -376,7 +371,6 @@ fn plan(map: Op<'_>, length: u32) -> Result<Plan<'_>, String> {
         varying_ops,
         varying,
         syms,
-        elements,
     })
 }
 
@@ -529,8 +523,8 @@ fn apply(map: Op<'_>, plan: &Plan<'_>, length: u32) -> Result<(), String> {
     };
     // Check every type before anything changes.
     let mut vectors = HashMap::new();
-    for (value, element) in &plan.elements {
-        vectors.insert(*value, vector_of(*element)?);
+    for value in &plan.varying {
+        vectors.insert(*value, vector_of(value.ty())?);
     }
     for result in tasklet.results() {
         vector_of(result.ty())?;
