@@ -54,3 +54,40 @@ sdfg.sdfg @sequential(%A: !sdfg.array<f64 ["1"] storage GPU_Global> as "A") {
     %b = sdfg.access %A writes(%r["0"] : !sdfg.array<f64 ["1"] storage GPU_Global>) : !sdfg.array<f64 ["1"] storage GPU_Global>
   }
 }
+
+// -----
+
+// A nested SDFG called inside a kernel reads its argument, device memory,
+// in an inter-state assignment where it is: no host copy (a `gpu.memcpy`
+// in device code cannot be lowered).
+// CHECK-LABEL: func.func private @in_kernel_inner
+// CHECK-NOT: gpu.memcpy
+// CHECK-NOT: gpu.wait
+// CHECK: memref.load %arg0[] : memref<f64>
+// CHECK-LABEL: func.func @in_kernel
+// CHECK: gpu.launch
+// CHECK: call @in_kernel_inner
+sdfg.sdfg @in_kernel(%A: !sdfg.array<f64 ["N"] storage GPU_Global> as "A", %B: !sdfg.array<f64 ["N"] storage GPU_Global> as "B") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N"] storage GPU_Global>
+    %m = sdfg.map "m" ["i" = "0:N"] schedule GPU_Device ins("a" = %a["0:N"] : !sdfg.array<f64 ["N"] storage GPU_Global>) outs("b" : !sdfg.array<f64 ["N"] storage GPU_Global>) {
+    ^bb0(%ai: !sdfg.array<f64 ["N"] storage GPU_Global>):
+      %r = sdfg.nested "inner" ins("x" = %ai["i"] : !sdfg.array<f64 ["N"] storage GPU_Global>) outs("y" : !sdfg.array<f64 ["N"] storage GPU_Global>) {
+        sdfg.sdfg @inner(%x: !sdfg.scalar<f64> as "x", %y: !sdfg.scalar<f64> as "y") symbols {v = f64} {
+          sdfg.state @read {
+          }
+          sdfg.state @write {
+            %t = sdfg.tasklet "twice" outs("o" : f64) {
+              %v = sdfg.sym "2 * v" : f64
+              sdfg.yield %v : f64
+            }
+            %w = sdfg.access %y writes(%t["0"] : f64) : !sdfg.scalar<f64>
+          }
+          sdfg.edge @read -> @write assign("v" = "x")
+        }
+      }
+      sdfg.exit ("b" = %r["i"] : !sdfg.array<f64 ["N"] storage GPU_Global>)
+    }
+    %b = sdfg.access %B writes(%m["0:N"] : !sdfg.array<f64 ["N"] storage GPU_Global>) : !sdfg.array<f64 ["N"] storage GPU_Global>
+  }
+}

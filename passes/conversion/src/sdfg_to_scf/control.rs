@@ -209,8 +209,9 @@ impl<'a> Function<'a, '_> {
                     format!("`{text}`: stream or reference `{name}` cannot be read here"),
                 );
             }
-            // Host code reads device memory through a host copy of it.
-            if self.on_device(&data) {
+            // Host code reads device memory through a host copy of it
+            // (code in a kernel reads it where it is).
+            if self.on_device(&data) && !self.module.in_kernel {
                 let ty = data.memref_type();
                 data.memref = gpu::host_copy(&mut self.body, &data.memref, &ty, data.scalar);
                 data.gpu_global = false;

@@ -970,7 +970,8 @@ fn lower_function<'a>(
         span_frees: HashMap::new(),
     };
     f.body.set_indent(1);
-    f.containers.gpu = f.module.gpu;
+    // Inside a kernel, device memory is read where it is.
+    f.containers.gpu = f.module.gpu && !f.module.in_kernel;
     f.containers.float_symbols = symbol_types(sdfg)
         .map_err(|message| Failure { op: sdfg, message })?
         .into_iter()
