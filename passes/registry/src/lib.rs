@@ -52,6 +52,7 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_transforms::loop_to_map::REGISTRATION,
     &sdfg_transforms::auto_optimize::REGISTRATION,
     &sdfg_transforms::fpga_transform::REGISTRATION,
+    &sdfg_transforms::gpu_transform::REGISTRATION,
     &sdfg_conversion::sdfg_to_scf::REGISTRATION,
     &sdfg_conversion::to_sdfg::REGISTRATION,
     &sdfg_conversion::sdfg_to_gpu::REGISTRATION,
