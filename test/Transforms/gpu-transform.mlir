@@ -18,6 +18,10 @@
 // RUN: sdfg-run %t.before.mlir --function nested --set N=29 --seed 4 --out %t.nb > /dev/null
 // RUN: sdfg-run %t.after.mlir --function nested --cpu-fallback --set N=29 --seed 4 --out %t.na > /dev/null
 // RUN: %python %S/../Target/HLS/Inputs/compare.py %t.nb %t.na | FileCheck %s --check-prefix=NESTED
+// RUN: rm -rf %t.lb %t.la
+// RUN: sdfg-run %t.before.mlir --function local_copy --set N=9 --seed 7 --out %t.lb > /dev/null
+// RUN: sdfg-run %t.after.mlir --function local_copy --cpu-fallback --set N=9 --seed 7 --out %t.la > /dev/null
+// RUN: %python %S/../Target/HLS/Inputs/compare.py %t.lb %t.la | FileCheck %s --check-prefix=NESTED
 // SAME: 2 outputs match
 // NESTED: 1 outputs match
 
@@ -196,6 +200,31 @@ sdfg.sdfg @nested(%A: !sdfg.array<f64 ["N"]> as "A") symbols {N = i64} {
       }
     }
     %aw = sdfg.access %A writes(%r["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// A kernel copies device memory into a per-thread buffer of the same type:
+// the copy's source keeps its GPU_Global type, only the buffer's own flow
+// becomes Register.
+// CHECK-LABEL: sdfg.sdfg @local_copy
+// CHECK: sdfg.alloc "buf" : !sdfg.array<f64 ["2"] storage Register>
+// CHECK: ^bb0(%[[AI:.*]]: !sdfg.array<f64 ["2"] storage GPU_Global>):
+// CHECK: sdfg.access %buf writes(%[[AI]]["0:2" -> "0:2"] : !sdfg.array<f64 ["2"] storage GPU_Global>) : !sdfg.array<f64 ["2"] storage Register>
+sdfg.sdfg @local_copy(%A: !sdfg.array<f64 ["2"]> as "A", %B: !sdfg.array<f64 ["N"]> as "B") symbols {N = i64} {
+  %buf = sdfg.alloc "buf" : !sdfg.array<f64 ["2"]>
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["2"]>
+    %m = sdfg.map "rows" ["i" = "0:N"] ins("a" = %a["0:2"] : !sdfg.array<f64 ["2"]>) outs("B" : !sdfg.array<f64 ["N"]>) {
+    ^bb0(%ai: !sdfg.array<f64 ["2"]>):
+      %l = sdfg.access %buf writes(%ai["0:2" -> "0:2"] : !sdfg.array<f64 ["2"]>) : !sdfg.array<f64 ["2"]>
+      %t = sdfg.tasklet "sum" ins("x" = %l["0"] : !sdfg.array<f64 ["2"]>, "y" = %l["1"] : !sdfg.array<f64 ["2"]>) outs("z" : f64) {
+      ^bb0(%x: f64, %y: f64):
+        %z = arith.addf %x, %y : f64
+        sdfg.yield %z : f64
+      }
+      sdfg.exit ("B" = %t["i"] : f64)
+    }
+    %w = sdfg.access %B writes(%m["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
   }
 }
 

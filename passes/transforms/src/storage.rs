@@ -51,13 +51,10 @@ fn flow(start: Val<'_>, ty: MlirType) -> Vec<Val<'_>> {
         if !same(&value) || !seen.insert(value.raw().ptr as usize) {
             continue;
         }
-        // An access node of another container (of the same type) passed
-        // through an exit is that container's flow, not this one's.
-        let other_container = value
-            .defining_op()
-            .filter(|d| d.is("sdfg.access"))
-            .is_some_and(|d| d.operands().first() != Some(&start));
-        if other_container {
+        // An access node of another container (of the same type), passed
+        // through an exit or copied from, is that container's flow, not
+        // this one's; so is a scope's argument that stands for one.
+        if origin_container(value).is_some_and(|c| c != start) {
             continue;
         }
         out.push(value);
@@ -109,6 +106,24 @@ fn flow(start: Val<'_>, ty: MlirType) -> Vec<Val<'_>> {
         }
     }
     out
+}
+
+/// The container that `value` stands for where an access node reads it
+/// (through the arguments of the scopes around, outward).
+fn origin_container(mut value: Val<'_>) -> Option<Val<'_>> {
+    loop {
+        if let Some(d) = value.defining_op() {
+            return d
+                .is("sdfg.access")
+                .then(|| d.operands().first().copied())
+                .flatten();
+        }
+        let (owner, index) = value.block_arg()?;
+        if !owner.is("sdfg.map") && !owner.is("sdfg.consume") {
+            return None;
+        }
+        value = scope_input(owner, index)?;
+    }
 }
 
 /// The block argument a scope gives its operand `k` (map inputs and
