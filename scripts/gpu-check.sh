@@ -17,7 +17,8 @@
 #
 # The programs: DaCe's GPU-scheduled corpus programs, the seeds and the
 # `sdfg-bench` kernels after DaCe's apply_gpu_transformations()
-# (bench/python/gpu_cases.py). The table (bench/python/gpu_table.py) gives,
+# (bench/python/gpu_cases.py), and the seeds and kernels after our
+# sdfg-gpu-transform instead (the `_ours` cases). The table (bench/python/gpu_table.py) gives,
 # per program, whether the GPU's outputs are the CPU's, NumPy's and DaCe's,
 # and the median times of the three runs. REPEAT (timed calls, default 5),
 # TIMEOUT (seconds per run, default 60), GPU_JOBS and CPU_JOBS (programs at
@@ -93,8 +94,14 @@ EOF
 # --cpu-fallback) or `dace` (DaCe's CUDA build, when the case has one);
 # leaves RUN.log, RUN.rc and the outputs in the case's folder.
 run_one() {
-  local case=$1 run=$2 bin=$3 args=()
-  [ -f "$case/gpu.sdfg" ] || return 0
+  local case=$1 run=$2 bin=$3 args=() program=$1/gpu.sdfg
+  # A `_ours` case: the program and the pipeline (our GPU transform) that
+  # sdfg-run applies to it.
+  if [ -f "$case/program.sdfg" ]; then
+    program=$case/program.sdfg
+    args+=("--pass-pipeline=$(cat "$case/pipeline")")
+  fi
+  [ -f "$program" ] || return 0
   if [ -f "$case/symbols" ]; then
     while IFS= read -r kv; do [ -n "$kv" ] && args+=(--set "$kv"); done <"$case/symbols"
   fi
@@ -104,9 +111,9 @@ run_one() {
   local rc=0
   case $run in
     gpu) rm -rf "$case/gpu" "$case/inputs"
-      timeout "$TIMEOUT" "$bin" "$case/gpu.sdfg" "${args[@]}" --save-inputs "$case/inputs" --out "$case/gpu" --time --repeat "$REPEAT" >"$case/gpu.log" 2>&1 || rc=$? ;;
+      timeout "$TIMEOUT" "$bin" "$program" "${args[@]}" --save-inputs "$case/inputs" --out "$case/gpu" --time --repeat "$REPEAT" >"$case/gpu.log" 2>&1 || rc=$? ;;
     cpu) rm -rf "$case/cpu"
-      timeout "$TIMEOUT" "$bin" "$case/gpu.sdfg" "${args[@]}" --cpu-fallback --out "$case/cpu" --time --repeat "$REPEAT" >"$case/cpu.log" 2>&1 || rc=$? ;;
+      timeout "$TIMEOUT" "$bin" "$program" "${args[@]}" --cpu-fallback --out "$case/cpu" --time --repeat "$REPEAT" >"$case/cpu.log" 2>&1 || rc=$? ;;
     dace) [ -f "$case/dace/libprogram.so" ] || return 0
       # The inputs our GPU run made and saved, else the carried ones.
       local inputs=$case/inputs

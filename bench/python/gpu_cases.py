@@ -7,20 +7,27 @@ the format `kernels.py` reads). For each, OUTDIR/<name>/ receives:
     gpu.sdfg    the program after apply_gpu_transformations()
     symbols     NAME=VALUE per line: the sizes it runs at
 and for kernels also in/*.npy (the inputs) and numpy/*.npy (NumPy's
-outputs on them). The script prints one line per file:
-    CASE <name>           or   FAILED <name> <DaCe's error>
+outputs on them). OUTDIR/<name>_ours/ holds the same with program.sdfg (the
+program before DaCe's transformation) and `pipeline`, the pass pipeline
+sdfg-run applies to it (`sdfg-gpu-transform`). The script prints per file:
+    CASE <name> and OURS <name>_ours   or   FAILED <name> <DaCe's error>
 The transformation needs no GPU: the files are lowered to PTX here and run
 where a GPU is (scripts/gpu-check.sh).
 """
 import copy
 import importlib.util
 import os
+import shutil
 import sys
 import warnings
 
 warnings.filterwarnings("ignore")
 import numpy as np  # noqa: E402
 import dace  # noqa: E402
+
+# What sdfg-run applies to the `_ours` cases: our GPU transform on the
+# program as DaCe wrote it.
+OUR_PIPELINE = "builtin.module(sdfg-propagate-memlets,sdfg-simplify,sdfg-gpu-transform)"
 
 # Sizes for the seeds' symbols (the seeds hold no inputs: sdfg-run makes
 # them, with the same seed on the CPU and the GPU).
@@ -68,9 +75,17 @@ def make(path, out):
         sdfg = dace.SDFG.from_file(path)
         symbols = {s: SEED_SYMBOLS.get(s, 16) for s in sorted(sdfg.free_symbols)}
     write_symbols(case, symbols)
+    # The same program for our own transform, which sdfg-run applies.
+    ours = case + "_ours"
+    shutil.rmtree(ours, ignore_errors=True)
+    shutil.copytree(case, ours)
+    sdfg.save(os.path.join(ours, "program.sdfg"))
+    with open(os.path.join(ours, "pipeline"), "w") as f:
+        f.write(OUR_PIPELINE + "\n")
     sdfg.apply_gpu_transformations()
     sdfg.save(os.path.join(case, "gpu.sdfg"))
     print("CASE", name, flush=True)
+    print("OURS", name + "_ours", flush=True)
 
 
 def main():

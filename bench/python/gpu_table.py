@@ -66,7 +66,7 @@ def main():
     counts = dict(programs=0, gpu_ran=0, cpu_same=0, dace_ran=0, dace_same=0, faster_than_cpu=0, faster_than_dace=0)
     for name in sorted(os.listdir(root)):
         case = os.path.join(root, name)
-        if not os.path.isfile(os.path.join(case, "gpu.sdfg")):
+        if not any(os.path.isfile(os.path.join(case, f)) for f in ("gpu.sdfg", "program.sdfg")):
             continue
         counts["programs"] += 1
         gpu_ok, gpu_ms, gpu_why = status(case, "gpu")

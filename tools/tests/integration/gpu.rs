@@ -2,7 +2,8 @@
 //! program DaCe validates in the corpus, and the seeds after DaCe's
 //! `apply_gpu_transformations()`, either lower to PTX that CUDA's `ptxas`
 //! (the `nvidia-cuda-nvcc-cu12` wheel in the venv) assembles for sm_80 and
-//! sm_90, or get a diagnostic. `scripts/gpu-check.sh` runs them on a GPU.
+//! sm_90, or get a diagnostic; the seeds after our `sdfg-gpu-transform`
+//! instead all lower. `scripts/gpu-check.sh` runs them on a GPU.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -29,13 +30,20 @@ fn cuda_nvcc(python: &Path) -> Option<PathBuf> {
     dir.join("bin/ptxas").exists().then_some(dir)
 }
 
-/// Lowers `path` for every chip and assembles each PTX: `Ok(modules)`,
-/// or the diagnostic. A PTX that ptxas rejects fails the test.
-fn lower_and_assemble(path: &Path, ptxas: &Path, work: &Path) -> Result<usize, String> {
+/// Lowers `path` (after `pipeline`, if any) for every chip and assembles
+/// each PTX: `Ok(modules)`, or the diagnostic. A PTX that ptxas rejects
+/// fails the test.
+fn lower_and_assemble(
+    path: &Path,
+    pipeline: Option<String>,
+    ptxas: &Path,
+    work: &Path,
+) -> Result<usize, String> {
     let mut modules = 0;
     for chip in CHIPS {
         let options = Options {
             gpu_chip: Some(chip.to_string()),
+            pass_pipeline: pipeline.clone(),
             ..Options::default()
         };
         let kernels = compile_ptx(path, &options)?;
@@ -107,6 +115,25 @@ fn gpu_programs_lower_to_ptx_that_ptxas_accepts() {
     let seed_count = programs.len();
     assert_eq!(seed_count, seeds.len(), "{made}");
 
+    // The seeds after our sdfg-gpu-transform instead (the pipeline in
+    // each `_ours` case): every one lowers.
+    let mut ours_modules = 0;
+    for name in made.lines().filter_map(|l| l.strip_prefix("OURS ")) {
+        let case = work.path().join("cases").join(name);
+        let pipeline = std::fs::read_to_string(case.join("pipeline")).expect("pipeline");
+        ours_modules += lower_and_assemble(
+            &case.join("program.sdfg"),
+            Some(pipeline.trim().to_string()),
+            &ptxas,
+            work.path(),
+        )
+        .unwrap_or_else(|e| panic!("seed {name} after sdfg-gpu-transform does not lower: {e}"));
+    }
+    assert!(
+        ours_modules > 0,
+        "sdfg-gpu-transform makes no kernels of the seeds:\n{made}"
+    );
+
     // The corpus programs DaCe validates that use the GPU.
     let dir = corpus_dir().join("dace");
     for (file, verdict) in dace_index() {
@@ -120,7 +147,7 @@ fn gpu_programs_lower_to_ptx_that_ptxas_accepts() {
     let (mut lowered, mut corpus_lowered, mut modules) = (0, 0, 0);
     let mut report = String::new();
     for (k, (name, path)) in programs.iter().enumerate() {
-        match lower_and_assemble(path, &ptxas, work.path()) {
+        match lower_and_assemble(path, None, &ptxas, work.path()) {
             Ok(n) => {
                 lowered += 1;
                 corpus_lowered += usize::from(k >= seed_count);
@@ -146,7 +173,8 @@ fn gpu_programs_lower_to_ptx_that_ptxas_accepts() {
     eprintln!(
         "GPU programs lowered to PTX that ptxas assembles for {}: {lowered} of {} \
          ({seed_count} of {seed_count} seeds after apply_gpu_transformations, \
-         {corpus_lowered} of {corpus} corpus programs); {modules} kernel modules\n{report}",
+         {corpus_lowered} of {corpus} corpus programs); {modules} kernel modules; \
+         the {seed_count} seeds after sdfg-gpu-transform: {ours_modules} kernel modules\n{report}",
         CHIPS.join(" and "),
         programs.len()
     );
