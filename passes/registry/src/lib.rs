@@ -53,6 +53,7 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_transforms::auto_optimize::REGISTRATION,
     &sdfg_transforms::fpga_transform::REGISTRATION,
     &sdfg_transforms::gpu_transform::REGISTRATION,
+    &sdfg_transforms::move_loop_into_map::REGISTRATION,
     &sdfg_conversion::sdfg_to_scf::REGISTRATION,
     &sdfg_conversion::to_sdfg::REGISTRATION,
     &sdfg_conversion::sdfg_to_gpu::REGISTRATION,

@@ -213,7 +213,7 @@ fn constant_size(container: &Container) -> bool {
 }
 
 /// A plain name for a map parameter made from `label`.
-fn identifier(label: &str) -> String {
+pub(crate) fn identifier(label: &str) -> String {
     let name: String = label
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })

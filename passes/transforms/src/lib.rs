@@ -26,6 +26,7 @@ pub mod loop_raising;
 pub mod loop_to_map;
 pub mod maps;
 pub mod memlet_paths;
+pub mod move_loop_into_map;
 pub mod persistent;
 pub mod redundant_array;
 pub mod remove_unused_containers;

@@ -202,14 +202,16 @@ pub(crate) const SIMPLIFY: &str =
     "builtin.module(sdfg-propagate-memlets,sdfg-simplify,sdfg-raise-loops,sdfg-raise-branches)";
 
 /// The map transformations as one transformation chain that applies each
-/// wherever it can (fission, fusion, expansion, interchange and collapse, then
+/// wherever it can (loops raised and moved into the maps of their bodies,
+/// fission, fusion, expansion, interchange and collapse, then
 /// tiling with small tiles, so that the test sizes have partial ones, and
 /// local buffers for the tiles, and vectors of two lanes where the inner
-/// tiles are even): a
-/// program computes the same numbers after it. (Expanding tiled maps
+/// tiles are even), and last the GPU transform (whose kernels and device
+/// copies `run_case_with` runs on the CPU): a program computes the same
+/// numbers after it. (Expanding tiled maps
 /// re-propagates over `Min` ranges, which the symbolic engine bounds
 /// slowly on stencils of many maps: tiling comes last.)
-pub(crate) const MAP_TRANSFORMATIONS: &str = "builtin.module(sdfg-map-fission,sdfg-map-reduce-fusion,sdfg-map-fusion{siblings=true},sdfg-map-expansion,sdfg-map-interchange,sdfg-map-collapse,sdfg-map-tiling{tile-sizes=3,2},sdfg-in-local-storage{level=innermost},sdfg-out-local-storage{level=innermost},sdfg-vectorization{vector-length=2})";
+pub(crate) const MAP_TRANSFORMATIONS: &str = "builtin.module(sdfg-raise-loops,sdfg-move-loop-into-map,sdfg-map-fission,sdfg-map-reduce-fusion,sdfg-map-fusion{siblings=true},sdfg-map-expansion,sdfg-map-interchange,sdfg-map-collapse,sdfg-map-tiling{tile-sizes=3,2},sdfg-in-local-storage{level=innermost},sdfg-out-local-storage{level=innermost},sdfg-vectorization{vector-length=2},sdfg-gpu-transform)";
 
 /// What `sdfg-run -O` runs: a program computes the same numbers after it.
 pub(crate) const AUTO_OPTIMIZE: &str = "builtin.module(sdfg-auto-optimize)";
