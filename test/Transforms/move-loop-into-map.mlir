@@ -18,7 +18,8 @@
 
 // Row k depends on row k - 1 in the same column only: each column's
 // point runs the whole sweep. The map now reads and writes every row it
-// touches, and the loop variable is the nested SDFG's. (The nested SDFG's
+// touches, and the loop variable is the nested SDFG's; the empty state
+// of the body goes along. (The nested SDFG's
 // arguments are whole containers, so propagation keeps their first
 // elements: `0:j + 1`, not `j`.)
 // CHECK-LABEL: sdfg.sdfg @sweep
@@ -28,12 +29,15 @@
 // CHECK: sdfg.nested "l_in_cols" ins("A" = %{{.*}}["0:N - 1, 0:j + 1", volume "N - 1"] : !sdfg.array<f64 ["N", "M"]>, "B" = %{{.*}}["0:N, 0:j + 1", volume "N - 1"] : !sdfg.array<f64 ["N", "M"]>) outs("A" : !sdfg.array<f64 ["N", "M"]>) symbols("M" = "M", "N" = "N", "j" = "j")
 // CHECK: sdfg.sdfg @l_in_cols(%{{.*}}: !sdfg.array<f64 ["N", "M"]> as "A", %{{.*}}: !sdfg.array<f64 ["N", "M"]> as "B") symbols {M = i64, N = i64, j = i64, k = i64}
 // CHECK: sdfg.loop @l var "k" init "1" cond "k < N" update "k + 1" {
+// CHECK: sdfg.state @head
 // CHECK: sdfg.tasklet "add"
 // CHECK: sdfg.access %{{.*}} writes(%{{.*}}["k, j"] : f64)
 // CHECK: sdfg.exit("A" = %{{.*}}["0:N, 0:j + 1", volume "N - 1"] : !sdfg.array<f64 ["N", "M"]>)
 // CHECK: sdfg.access %A writes(%{{.*}}["0:N, 0:M", volume "-M + M*N"] : !sdfg.array<f64 ["N", "M"]>)
 sdfg.sdfg @sweep(%A: !sdfg.array<f64 ["N", "M"]> as "A", %B: !sdfg.array<f64 ["N", "M"]> as "B") symbols {M = i64, N = i64, k = i64} {
   sdfg.loop @l var "k" init "1" cond "k < N" update "k + 1" {
+    sdfg.state @head {
+    }
     sdfg.state @s {
       %a = sdfg.access %A : !sdfg.array<f64 ["N", "M"]>
       %b = sdfg.access %B : !sdfg.array<f64 ["N", "M"]>
@@ -48,6 +52,7 @@ sdfg.sdfg @sweep(%A: !sdfg.array<f64 ["N", "M"]> as "A", %B: !sdfg.array<f64 ["N
       }
       %w = sdfg.access %A writes(%m["k, 0:M"] : !sdfg.array<f64 ["N", "M"]>) : !sdfg.array<f64 ["N", "M"]>
     }
+    sdfg.edge @head -> @s
   }
 }
 

@@ -60,7 +60,13 @@
 //!     a later call may read.
 //!
 //! DaCe's other steps and where they stand here: moving loops into maps
-//! is not applied yet; the rest of transient placement
+//! (`sdfg-move-loop-into-map`, which DaCe runs after fusion) is left out
+//! on purpose. On the CPU it trades each iteration's contiguous parallel
+//! sweep for one strided sweep per map point, and a resolved write per
+//! iteration inside the nested SDFG: measured with `sdfg-run --time` on the
+//! programs of `test/Transforms/move-loop-into-map.mlir`, a 2000 x 2000
+//! column sweep went from 5.5 to 21 ms and a 256 x 256 product from 1.4 to
+//! 36 ms. The rest of transient placement
 //! (small arrays on the stack, transients per map iteration) is the
 //! lowering's own, as `docs/Lowering.md` says.
 

@@ -55,7 +55,8 @@
 //! program keeps its loop.
 //!
 //! The pass also refuses loops that are not counted, whose body is not one
-//! state holding one map with access nodes around it, whose map's ranges
+//! state holding one map with access nodes around it (empty states joined
+//! by plain edges aside), whose map's ranges
 //! or dynamic inputs read the loop variable, or whose body reads a
 //! container by name or uses a transient that lives outside the map.
 //! Transients that only the map uses move into the nested SDFG.
@@ -185,13 +186,30 @@ pub fn move_loop_into_map(lp: Op<'_>) -> Result<Op<'_>, String> {
     let sdfg = lp.ancestor("sdfg.sdfg").ok_or("the loop is in no SDFG")?;
     let asm = size_assumptions(sdfg);
     let (var, counted) = counted_loop(lp, &asm).ok_or("the loop is not counted")?;
-    let body = lp.region_ops(0);
-    let [state] = body.as_slice() else {
-        return Err("the body is not one state".into());
-    };
-    if !state.is("sdfg.state") {
-        return Err("the body is not one state".into());
+    // One state does the work; the others (the empty states a frontend
+    // leaves) and the edges between them do nothing.
+    let mut working = Vec::new();
+    for op in lp.region_ops(0) {
+        match op.name() {
+            "sdfg.state" if op.region_ops(0).is_empty() => {}
+            "sdfg.state" => working.push(op),
+            "sdfg.edge" => {
+                let condition = op.str_attr("condition").unwrap_or("1");
+                if !op.str_array_attr("assign_names").is_empty()
+                    || !matches!(condition, "1" | "True" | "true")
+                {
+                    return Err("an edge of the body has a condition or assignments".into());
+                }
+            }
+            other => return Err(format!("the body holds '{other}'")),
+        }
     }
+    let [state] = working.as_slice() else {
+        return Err(format!(
+            "{} states of the body hold dataflow, not one",
+            working.len()
+        ));
+    };
     let nodes = state.region_ops(0);
     let maps: Vec<Op<'_>> = nodes.iter().copied().filter(|n| n.is("sdfg.map")).collect();
     let [map] = maps.as_slice() else {
