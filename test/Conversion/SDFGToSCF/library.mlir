@@ -3,6 +3,10 @@
 // RUN: %python -c "import numpy as n; n.save('%t/a.npy', n.arange(37 * 301.0).reshape(37, 301) %% 11); n.save('%t/v.npy', n.arange(9000.0) %% 11 - 0.5 * (n.arange(9000) == 5000))"
 // RUN: sdfg-run %s --function reduce_all --set M=37 --set N=301 --input A=%t/a.npy | FileCheck %s --check-prefix=SUM
 // RUN: sdfg-run %s --function reduce_max_of_a_vector --set N=9000 --input v=%t/v.npy | FileCheck %s --check-prefix=MAX
+// RUN: %python -c "import numpy as n; n.save('%t/c.npy', n.random.default_rng(1).standard_normal((37, 1100)) - 2.5)"
+// RUN: sdfg-run %s --function reduce_columns --set M=37 --set N=1100 --input A=%t/c.npy --out %t/cols > /dev/null
+// RUN: %python -c "import numpy as n; a = n.load('%t/c.npy'); r = n.load('%t/cols/r.npy'); assert (r == n.maximum(a.max(0), 0)).all() and (r > 0).any() and (r == 0).any(); print('columns', r.shape)" | FileCheck %s --check-prefix=COLS
+// COLS: columns (1100,)
 
 // Library nodes lower as DaCe's pure expansions compute them.
 
@@ -32,16 +36,23 @@ sdfg.sdfg @matmul(%A: !sdfg.array<f64 ["M", "K"]> as "A", %B: !sdfg.array<f64 ["
 
 // -----
 
-// Reduce over axis 0 with an identity: the kept axis runs in parallel, and
-// each output element is the fold of its column from the identity, carried
-// in a register and stored once.
+// Reduce over axis 0 with an identity (0: the maximum of a column and 0):
+// the kept (last) axis is the contiguous one, so the output row is the
+// accumulator. Blocks of 512 of it run in parallel, each set to the
+// identity and then combined with one row of the input after another:
+// the innermost loop runs along the rows (vectorisable), and each
+// iteration owns its block (no atomics).
 // CHECK-LABEL: func.func @reduce_columns
 // CHECK: scf.parallel
+// CHECK: scf.for
 // CHECK: %[[ID:.*]] = arith.constant 0.000000e+00 : f64
-// CHECK: %[[R:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ID]]) -> (f64)
-// CHECK: %[[M:.*]] = arith.maximumf %[[ACC]], %{{.*}} : f64
-// CHECK: scf.yield %[[M]] : f64
-// CHECK: memref.store %[[R]]
+// CHECK: memref.store %[[ID]], %arg1
+// CHECK: scf.for
+// CHECK-NEXT: scf.for
+// CHECK: memref.load %arg0
+// CHECK: %[[M:.*]] = arith.maximumf %{{.*}}, %{{.*}} : f64
+// CHECK-NEXT: memref.store %[[M]], %arg1
+// CHECK-NOT: atomic_rmw
 sdfg.sdfg @reduce_columns(%A: !sdfg.array<f64 ["M", "N"]> as "A", %r: !sdfg.array<f64 ["N"]> as "r") symbols {M = i64, N = i64} {
   sdfg.state @s {
     %a = sdfg.access %A : !sdfg.array<f64 ["M", "N"]>

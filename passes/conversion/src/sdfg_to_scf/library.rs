@@ -610,6 +610,20 @@ impl<'a> Function<'a, '_> {
             (out_subset.dims() >= kept.len()).then_some(kept.len()),
         )?;
         let elem = output.data.elem.clone();
+        if kept.last() == Some(&(n - 1))
+            && !axes.is_empty()
+            && output.rank() == kept.len()
+            && !elem.is_complex()
+            && elem.lanes().is_none()
+        {
+            let shape = ReduceShape {
+                kept: &kept,
+                axes: &axes,
+                reduction,
+                identity: lib.number("identity"),
+            };
+            return self.reduce_by_rows(lib, &input, &output, &shape, &elem);
+        }
         let outer: Vec<(String, Expr)> = kept
             .iter()
             .map(|d| (format!("__r{d}"), input.size(*d)))
@@ -677,6 +691,88 @@ impl<'a> Function<'a, '_> {
             Some(reduction),
         )?;
         self.close_nest(inner_kind);
+        self.close_nest(outer_kind);
+        Ok(())
+    }
+
+    /// A `Reduce` that keeps the input's last (contiguous) dimension:
+    /// `out[.., j] = identity`, then `out[.., j] = wcr(out[.., j], in[.., j])`
+    /// with the reduced axes outside the `j` loop, so that the innermost
+    /// loop runs along rows of the input and the output (vectorised)
+    /// instead of down columns with one register each. The kept leading
+    /// dimensions and blocks of `REDUCE_ROW_BLOCK` elements of `j` are
+    /// the parallel loop; each block of the output stays in the L1 cache
+    /// while the reduced axes go by.
+    fn reduce_by_rows(
+        &mut self,
+        lib: &Library<'a>,
+        input: &Operand,
+        output: &Operand,
+        shape: &ReduceShape<'_>,
+        elem: &Elem,
+    ) -> Result<'a, ()> {
+        let last = input.rank() - 1;
+        let block = Expr::int(REDUCE_ROW_BLOCK);
+        let width = input.size(last);
+        let mut outer: Vec<(String, Expr)> = shape.kept[..shape.kept.len() - 1]
+            .iter()
+            .map(|d| (format!("__r{d}"), input.size(*d)))
+            .collect();
+        outer.push(("__rb".into(), Expr::ceildiv(&width, &block)));
+        let (outer_env, outer_kind) = self.open_nest(lib, &outer, true)?;
+        // The blocks of `j` are disjoint by construction: an iteration's
+        // writes are its own where they name the other parallel variables
+        // (`private_to_iteration` cannot see through `512 * __rb + __rj`).
+        let inner_lib = Library {
+            env: outer_env.clone(),
+            parallel: if matches!(outer_kind, LoopKind::Parallel) {
+                outer[..outer.len() - 1]
+                    .iter()
+                    .map(|(n, _)| n.clone())
+                    .collect()
+            } else {
+                lib.parallel.clone()
+            },
+            ..lib.shallow()
+        };
+        let first = Expr::mul(&var("__rb"), &block);
+        let span = (
+            "__rj".to_string(),
+            Expr::min(vec![block.clone(), Expr::sub(&width, &first)]),
+        );
+        let j = Expr::add(&first, &var("__rj"));
+        let at = |d: usize| {
+            if d == last {
+                j.clone()
+            } else {
+                var(&format!("__r{d}"))
+            }
+        };
+        let out_index: Vec<Expr> = shape.kept.iter().map(|d| at(*d)).collect();
+        if let Some(identity) = shape.identity {
+            let (env, kind) = self.open_nest(&inner_lib, std::slice::from_ref(&span), false)?;
+            let start = self.constant(identity, elem);
+            self.write(&inner_lib, &env, (output, &out_index), &start, elem, None)?;
+            self.close_nest(kind);
+        }
+        let mut nest: Vec<(String, Expr)> = shape
+            .axes
+            .iter()
+            .map(|d| (format!("__r{d}"), input.size(*d)))
+            .collect();
+        nest.push(span);
+        let (env, kind) = self.open_nest(&inner_lib, &nest, false)?;
+        let in_index: Vec<Expr> = (0..input.rank()).map(at).collect();
+        let v = self.read(&inner_lib, &env, input, &in_index, elem)?;
+        self.write(
+            &inner_lib,
+            &env,
+            (output, &out_index),
+            &v,
+            elem,
+            Some(shape.reduction),
+        )?;
+        self.close_nest(kind);
         self.close_nest(outer_kind);
         Ok(())
     }
@@ -982,6 +1078,18 @@ pub(super) enum LoopKind {
 }
 
 /// A library node being lowered.
+/// The elements of the output row that one iteration of a row-wise
+/// `Reduce` (`reduce_by_rows`) accumulates: 4 KiB of `f64`.
+const REDUCE_ROW_BLOCK: i64 = 512;
+
+/// What a `Reduce` keeps and reduces, and how.
+struct ReduceShape<'s> {
+    kept: &'s [usize],
+    axes: &'s [usize],
+    reduction: Reduction,
+    identity: Option<f64>,
+}
+
 pub(super) struct Library<'a> {
     pub(super) node: Op<'a>,
     pub(super) env: HashMap<String, String>,
