@@ -28,11 +28,47 @@
 //! copies run before its first block and after its last, whatever its
 //! control flow (DaCe adds edges from every sink state instead).
 
+use sdfg_dialect::driver::Diagnosed;
 use sdfg_dialect::ir::{array_of, Op, Val};
 use sdfg_dialect::{rewrite, Container, ContainerKind, Memlet, Schedule, Storage};
 use std::collections::HashSet;
 
 use crate::storage::set_storage;
+
+/// Why a transform that moves a program to a device left an SDFG alone.
+#[derive(Debug)]
+pub enum Refusal {
+    /// The SDFG is not one the transform applies to (unchanged).
+    NotApplicable(String),
+    /// The IR could not be changed as planned (an internal error).
+    Failed(String),
+}
+
+/// Applies `transform` to every top-level SDFG of `module`: a refusal is
+/// a remark (`PASS does not apply: why`), a failure an error.
+pub(crate) fn transform_programs<'a>(
+    module: Op<'a>,
+    pass: &str,
+    mut transform: impl FnMut(Op<'a>) -> Result<(), Refusal>,
+) -> Result<(), Diagnosed> {
+    for sdfg in module
+        .region_ops(0)
+        .into_iter()
+        .filter(|o| o.is("sdfg.sdfg"))
+    {
+        match transform(sdfg) {
+            Ok(()) => {}
+            Err(Refusal::NotApplicable(why)) => {
+                sdfg.emit_remark(format!("{pass} does not apply: {why}"))
+            }
+            Err(Refusal::Failed(why)) => {
+                sdfg.emit_error(format!("{pass} failed: {why}"));
+                return Err(Diagnosed);
+            }
+        }
+    }
+    Ok(())
+}
 
 /// An array argument and its device copy.
 pub(crate) struct DeviceCopy<'a> {
@@ -159,16 +195,7 @@ pub(crate) fn add_copy_states(
 fn copy<'a>(state: Op<'a>, from: Val<'a>, to: Val<'a>) -> Result<(), String> {
     let failed = || "a copy could not be made".to_string();
     let read = rewrite::create_read_at_end(state, from).ok_or_else(failed)?;
-    let shape = Container::from_type(from.ty()).ok_or_else(failed)?.shape;
-    let subset = if shape.is_empty() {
-        "0".to_string()
-    } else {
-        shape
-            .iter()
-            .map(|s| format!("0:{s}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let subset = crate::whole_subset(from)?;
     let memlet = Memlet::plain(&subset).to_attr(state.context());
     rewrite::create_op_at_end(
         state,

@@ -128,46 +128,24 @@ impl RustPass for FpgaTransform {
     }
 
     fn run(&mut self, module: Op<'_>) -> Result<(), Diagnosed> {
-        for sdfg in module
-            .region_ops(0)
-            .into_iter()
-            .filter(|o| o.is("sdfg.sdfg"))
-        {
-            match fpga_transform(sdfg) {
-                Ok(()) => {
-                    let failed = |why: String| {
-                        sdfg.emit_error(format!("sdfg-fpga-transform failed: {why}"));
-                        Diagnosed
-                    };
-                    if self.streaming_composition
-                        && streaming_composition(sdfg, self.stream_depth)
-                            .map_err(failed)?
-                            .is_empty()
-                    {
-                        sdfg.emit_remark(
-                            "sdfg-fpga-transform: no buffer between maps can be a stream",
-                        );
-                    }
-                    if self.streaming_memory
-                        && streaming_memory(sdfg, self.stream_depth)
-                            .map_err(failed)?
-                            .is_empty()
-                    {
-                        sdfg.emit_remark(
-                            "sdfg-fpga-transform: no read of global memory can be a stream",
-                        );
-                    }
-                }
-                Err(Refusal::NotApplicable(why)) => {
-                    sdfg.emit_remark(format!("sdfg-fpga-transform does not apply: {why}"))
-                }
-                Err(Refusal::Failed(why)) => {
-                    sdfg.emit_error(format!("sdfg-fpga-transform failed: {why}"));
-                    return Err(Diagnosed);
-                }
+        device::transform_programs(module, "sdfg-fpga-transform", |sdfg| {
+            fpga_transform(sdfg)?;
+            if self.streaming_composition
+                && streaming_composition(sdfg, self.stream_depth)
+                    .map_err(Refusal::Failed)?
+                    .is_empty()
+            {
+                sdfg.emit_remark("sdfg-fpga-transform: no buffer between maps can be a stream");
             }
-        }
-        Ok(())
+            if self.streaming_memory
+                && streaming_memory(sdfg, self.stream_depth)
+                    .map_err(Refusal::Failed)?
+                    .is_empty()
+            {
+                sdfg.emit_remark("sdfg-fpga-transform: no read of global memory can be a stream");
+            }
+            Ok(())
+        })
     }
 
     fn clone_pass(&self) -> Box<dyn RustPass> {
@@ -175,14 +153,7 @@ impl RustPass for FpgaTransform {
     }
 }
 
-/// Why the transform left an SDFG alone.
-#[derive(Debug)]
-pub enum Refusal {
-    /// The SDFG is not one the transform applies to (unchanged).
-    NotApplicable(String),
-    /// The IR could not be changed as planned (an internal error).
-    Failed(String),
-}
+pub use crate::device::Refusal;
 
 fn storage(name: &str) -> Storage {
     Storage::from_name(name).unwrap_or_default()

@@ -137,23 +137,10 @@ impl RustPass for GpuTransform {
     }
 
     fn run(&mut self, module: Op<'_>) -> Result<(), Diagnosed> {
-        for sdfg in module
-            .region_ops(0)
-            .into_iter()
-            .filter(|o| o.is("sdfg.sdfg"))
-        {
-            match gpu_transform(sdfg, *self) {
-                Ok(()) => {}
-                Err(Refusal::NotApplicable(why)) => {
-                    sdfg.emit_remark(format!("sdfg-gpu-transform does not apply: {why}"))
-                }
-                Err(Refusal::Failed(why)) => {
-                    sdfg.emit_error(format!("sdfg-gpu-transform failed: {why}"));
-                    return Err(Diagnosed);
-                }
-            }
-        }
-        Ok(())
+        let options = *self;
+        device::transform_programs(module, "sdfg-gpu-transform", |sdfg| {
+            gpu_transform(sdfg, options)
+        })
     }
 
     fn clone_pass(&self) -> Box<dyn RustPass> {
@@ -161,14 +148,7 @@ impl RustPass for GpuTransform {
     }
 }
 
-/// Why the transform left an SDFG alone.
-#[derive(Debug)]
-pub enum Refusal {
-    /// The SDFG is not one the transform applies to (unchanged).
-    NotApplicable(String),
-    /// The IR could not be changed as planned (an internal error).
-    Failed(String),
-}
+pub use crate::device::Refusal;
 
 fn schedule(name: &str) -> Schedule {
     Schedule::from_name(name).unwrap_or_default()

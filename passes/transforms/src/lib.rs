@@ -55,6 +55,23 @@ pub(crate) fn no_options(pass: &str, options: &str) -> Result<(), String> {
     }
 }
 
+/// The `label=NAME` option of a pass whose only option it is (the last
+/// one given wins); an error names anything else.
+pub(crate) fn label_option(pass: &str, options: &str) -> Result<Option<String>, String> {
+    let mut label = None;
+    for option in options.split_whitespace() {
+        match option.split_once('=') {
+            Some(("label", name)) => label = Some(name.to_string()),
+            _ => {
+                return Err(format!(
+                    "{pass}: unknown option `{option}` (the option is label=NAME)"
+                ))
+            }
+        }
+    }
+    Ok(label)
+}
+
 /// Every identifier that appears in a string attribute of an op under
 /// `sdfg` (container names as read by conditions, assignments, loop
 /// bounds and foreign code), except the names that declare things.
@@ -92,6 +109,21 @@ pub(crate) fn mentioned_names_of(op: Op<'_>) -> HashSet<String> {
         }
     }
     names
+}
+
+/// The whole extent of a container as a subset (`0` for a scalar).
+pub(crate) fn whole_subset(data: Val<'_>) -> Result<String, String> {
+    let shape = sdfg_dialect::Container::from_type(data.ty())
+        .ok_or("not a data container")?
+        .shape;
+    if shape.is_empty() {
+        return Ok("0".into());
+    }
+    Ok(shape
+        .iter()
+        .map(|s| format!("0:{s}"))
+        .collect::<Vec<_>>()
+        .join(", "))
 }
 
 /// The `sdfg.sdfg` that `op` is nested in (the nearest one).

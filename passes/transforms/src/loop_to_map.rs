@@ -61,7 +61,6 @@ use sdfg_analysis::executions::{counted_loop, size_assumptions};
 use sdfg_analysis::iterations::{iteration_accesses, IterationAccess};
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{array_of, type_to_string, Op, Val};
-use sdfg_dialect::layout::layout;
 use sdfg_dialect::{container_name, declared_symbols, rewrite, Memlet};
 use sdfg_symbolic::{Assumptions, Range, Subset, Tri};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -85,15 +84,8 @@ const PASS: &str = "sdfg-loop-to-map";
 
 impl RustPass for LoopToMap {
     fn set_options(&mut self, options: &str) -> Result<(), String> {
-        for option in options.split_whitespace() {
-            match option.split_once('=') {
-                Some(("label", name)) => self.label = Some(name.to_string()),
-                _ => {
-                    return Err(format!(
-                        "{PASS}: unknown option `{option}` (the option is label=NAME)"
-                    ))
-                }
-            }
+        if let Some(label) = crate::label_option(PASS, options)? {
+            self.label = Some(label);
         }
         Ok(())
     }
@@ -367,19 +359,6 @@ fn check_independent(
     Ok(())
 }
 
-/// The whole extent of a container as a subset (`0` for a scalar).
-fn whole(data: Val<'_>) -> Result<String, String> {
-    let shape = layout(data.ty())?.shape;
-    if shape.is_empty() {
-        return Ok("0".into());
-    }
-    Ok(shape
-        .iter()
-        .map(|s| format!("0:{s}"))
-        .collect::<Vec<_>>()
-        .join(", "))
-}
-
 /// Makes the state with the map and the nested SDFG, moves the body in,
 /// and erases the loop.
 fn build<'a>(
@@ -428,7 +407,7 @@ fn build<'a>(
         .ok_or_else(|| format!("the nested SDFG `{text}` does not parse"))?;
     let wholes: Vec<String> = arguments
         .iter()
-        .map(|a| whole(a.data))
+        .map(|a| crate::whole_subset(a.data))
         .collect::<Result<_, _>>()?;
 
     // The state, its reads, the map, the nested SDFG and the writes.

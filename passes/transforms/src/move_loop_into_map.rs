@@ -93,15 +93,8 @@ pub struct MoveLoopIntoMap {
 
 impl RustPass for MoveLoopIntoMap {
     fn set_options(&mut self, options: &str) -> Result<(), String> {
-        for option in options.split_whitespace() {
-            match option.split_once('=') {
-                Some(("label", name)) => self.label = Some(name.to_string()),
-                _ => {
-                    return Err(format!(
-                        "{PASS}: unknown option `{option}` (the option is label=NAME)"
-                    ))
-                }
-            }
+        if let Some(label) = crate::label_option(PASS, options)? {
+            self.label = Some(label);
         }
         Ok(())
     }
@@ -536,18 +529,6 @@ fn build<'a>(
     }
 
     // The nested SDFG: the loop, with the transients only the map used.
-    let whole = |data: Val<'_>| -> Result<String, String> {
-        let shape = layout(data.ty())?.shape;
-        Ok(if shape.is_empty() {
-            "0".into()
-        } else {
-            shape
-                .iter()
-                .map(|s| format!("0:{s}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-    };
     let read: Vec<&Argument> = arguments.iter().filter(|a| a.read).collect();
     let written: Vec<&Argument> = arguments.iter().filter(|a| a.written).collect();
     let strs = |v: &[&str]| rewrite::str_array_attr(lp, v);
@@ -555,7 +536,7 @@ fn build<'a>(
     let out_names_inner: Vec<&str> = written.iter().map(|a| a.name.as_str()).collect();
     let in_memlets: Vec<_> = read
         .iter()
-        .map(|a| whole(a.data).map(|w| Memlet::plain(&w).to_attr(ctx)))
+        .map(|a| crate::whole_subset(a.data).map(|w| Memlet::plain(&w).to_attr(ctx)))
         .collect::<Result<_, _>>()?;
     let in_values: Vec<Val> = read
         .iter()
@@ -599,7 +580,7 @@ fn build<'a>(
     rewrite::move_to_end(lp, inner);
     let exit_memlets: Vec<_> = arg_of_output
         .iter()
-        .map(|d| whole(*d).map(|w| Memlet::plain(&w).to_attr(ctx)))
+        .map(|d| crate::whole_subset(*d).map(|w| Memlet::plain(&w).to_attr(ctx)))
         .collect::<Result<_, _>>()?;
     let exit_values: Vec<Val> = arg_of_output
         .iter()
