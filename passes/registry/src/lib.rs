@@ -54,6 +54,7 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_transforms::fpga_transform::REGISTRATION,
     &sdfg_transforms::gpu_transform::REGISTRATION,
     &sdfg_transforms::move_loop_into_map::REGISTRATION,
+    &sdfg_transforms::transpose_folding::REGISTRATION,
     &sdfg_conversion::sdfg_to_scf::REGISTRATION,
     &sdfg_conversion::to_sdfg::REGISTRATION,
     &sdfg_conversion::sdfg_to_gpu::REGISTRATION,

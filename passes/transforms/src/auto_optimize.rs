@@ -48,12 +48,18 @@
 //!    collapse, as in DaCe.
 //! 10. `sdfg-map-collapse` again, as DaCe does after its WCR tiling:
 //!     fusion can leave a map that holds only another map.
-//! 11. The fast library implementations last (DaCe's
+//! 11. `sdfg-fold-transposes`: a matrix-vector `MatMul` of a copy that
+//!     a `Transpose` made becomes a `Gemv` with `transA` on the original
+//!     (DaCe copies, with its own `Transpose` implementation). It comes
+//!     right before the BLAS implementations are chosen, so that the
+//!     `Gemv` gets one too, and after the dataflow steps, which do not look
+//!     into library nodes.
+//! 12. The fast library implementations last (DaCe's
 //!     `set_fast_implementations`): the BLAS nodes (`MatMul`, `Gemm`,
 //!     `Gemv`, `Dot`) get the implementation `OpenBLAS`, which the
 //!     lowering turns into CBLAS calls. It comes after the dataflow steps
 //!     because it changes no graph, only how a node is lowered.
-//! 12. `sdfg-make-transients-persistent` very last, as in DaCe: the
+//! 13. `sdfg-make-transients-persistent` very last, as in DaCe: the
 //!     top-level transients sized by the arguments are allocated once
 //!     rather than on every call. Earlier, it would stop dead-dataflow
 //!     elimination and scalar-to-symbol promotion, which leave alone what
@@ -78,6 +84,7 @@ use crate::maps::collapse::MapCollapse;
 use crate::maps::fusion::MapFusion;
 use crate::persistent::make_transients_persistent;
 use crate::simplify::simplify;
+use crate::transpose_folding::fold_transposes;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::Op;
 use sdfg_dialect::rewrite;
@@ -133,6 +140,7 @@ pub fn auto_optimize(module: Op<'_>) -> Result<(), Diagnosed> {
     simplify(module);
     WcrTiling::default().run(module)?;
     MapCollapse::default().run(module)?;
+    fold_transposes(module);
     use_fast_implementations(module);
     make_transients_persistent(module);
     Ok(())

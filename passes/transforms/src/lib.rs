@@ -35,6 +35,7 @@ pub mod scalar_to_symbol;
 pub mod simplify;
 pub mod state_fusion;
 pub mod storage;
+pub mod transpose_folding;
 pub mod trivial_tasklet;
 pub mod view_elimination;
 
