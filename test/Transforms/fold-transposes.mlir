@@ -69,3 +69,21 @@ sdfg.sdfg @do_not_fold_into_a_matrix_product(%B: !sdfg.array<f64 ["M", "N"]> as 
     %yw = sdfg.access %Y writes(%m["0:N, 0:M"] : !sdfg.array<f64 ["N", "M"]>) : !sdfg.array<f64 ["N", "M"]>
   }
 }
+
+// -----
+
+// The product reads only part of the copy: the whole input is not it.
+// CHECK-LABEL: sdfg.sdfg @do_not_fold_a_partial_read
+// CHECK: Transpose
+// CHECK: matmul.MatMul
+sdfg.sdfg @do_not_fold_a_partial_read(%B: !sdfg.array<f64 ["M", "N"]> as "B", %x: !sdfg.array<f64 ["M"]> as "x", %y: !sdfg.array<f64 ["N"]> as "y") symbols {M = i64, N = i64} {
+  %T = sdfg.alloc "T" : !sdfg.array<f64 ["N", "M"]>
+  sdfg.state @s {
+    %b = sdfg.access %B : !sdfg.array<f64 ["M", "N"]>
+    %t = sdfg.library "tr" "dace.libraries.standard.nodes.transpose.Transpose" ins("_inp" = %b["0:M, 0:N"] : !sdfg.array<f64 ["M", "N"]>) outs("_out" : !sdfg.array<f64 ["N", "M"]>) properties {dtype = "\22float64\22"}
+    %tw = sdfg.access %T writes(%t["0:N, 0:M"] : !sdfg.array<f64 ["N", "M"]>) : !sdfg.array<f64 ["N", "M"]>
+    %xa = sdfg.access %x : !sdfg.array<f64 ["M"]>
+    %m = sdfg.library "mv" "dace.libraries.blas.nodes.matmul.MatMul" ins("_a" = %tw["0:N - 1, 0:M"] : !sdfg.array<f64 ["N", "M"]>, "_b" = %xa["0:M"] : !sdfg.array<f64 ["M"]>) outs("_c" : !sdfg.array<f64 ["N"]>) properties {}
+    %yw = sdfg.access %y writes(%m["0:N - 1"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}

@@ -166,6 +166,32 @@ sdfg.sdfg @do_not_move_a_shared_output(%A: !sdfg.array<f64 ["N", "M"]> as "A", %
 
 // -----
 
+// The same through a copy out of a per-point buffer: the exit copies
+// `buf[j]` to `S[k]`, and the written subset is the copy's second one.
+// CHECK-LABEL: sdfg.sdfg @do_not_move_a_shared_copy_out
+// CHECK-NOT: sdfg.nested
+sdfg.sdfg @do_not_move_a_shared_copy_out(%A: !sdfg.array<f64 ["N", "M"]> as "A", %S: !sdfg.array<f64 ["N"]> as "S") symbols {M = i64, N = i64, k = i64} {
+  %buf = sdfg.alloc "buf" : !sdfg.array<f64 ["M"]>
+  // expected-warning @+1 {{sdfg-move-loop-into-map does not apply: different points of the map may touch a common element of `S`: `k` written at one, `k` accessed at another (`j` differs)}}
+  sdfg.loop @l var "k" init "0" cond "k < N" update "k + 1" {
+    sdfg.state @s {
+      %a = sdfg.access %A : !sdfg.array<f64 ["N", "M"]>
+      %m = sdfg.map "cols" ["j" = "0:M"] ins("a" = %a["k, 0:M"] : !sdfg.array<f64 ["N", "M"]>) outs("S" : !sdfg.array<f64 ["N"]>) {
+      ^bb0(%ai: !sdfg.array<f64 ["N", "M"]>):
+        %t = sdfg.tasklet "copy" ins("x" = %ai["k, j"] : !sdfg.array<f64 ["N", "M"]>) outs("z" : f64) {
+        ^bb0(%x: f64):
+          sdfg.yield %x : f64
+        }
+        %bw = sdfg.access %buf writes(%t["j"] : f64) : !sdfg.array<f64 ["M"]>
+        sdfg.exit ("S" = %bw["j" -> "k"] : !sdfg.array<f64 ["M"]>)
+      }
+      %w = sdfg.access %S writes(%m["k"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+    }
+  }
+}
+
+// -----
+
 // Targeting: only the loop named by `label` moves; without it, both do.
 // CHECK-LABEL: sdfg.sdfg @two_loops
 // CHECK: sdfg.nested "l_in_first"

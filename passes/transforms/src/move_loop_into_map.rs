@@ -375,8 +375,7 @@ fn boundary_accesses<'a>(
     arg_of_input: &[Val<'a>],
     arg_of_output: &[Val<'a>],
 ) -> Result<Vec<(Val<'a>, Subset, bool)>, String> {
-    let parse =
-        |m: &Memlet| parse_subset(&m.subset).map_err(|e| format!("memlet `{}`: {e}", m.subset));
+    let parse = |text: &str| parse_subset(text).map_err(|e| format!("memlet `{text}`: {e}"));
     let mut out = Vec::new();
     for (arg, data) in block_args.iter().zip(arg_of_input) {
         for (user, operand) in arg.uses() {
@@ -384,7 +383,8 @@ fn boundary_accesses<'a>(
             if memlet.dynamic {
                 return Err("the map reads through a dynamic memlet".into());
             }
-            out.push((*data, parse(&memlet)?, false));
+            // A read's subset is on the side of the container it reads.
+            out.push((*data, parse(&memlet.subset)?, false));
         }
     }
     let exit = crate::scope_exit(map).ok_or("the map has no exit")?;
@@ -398,7 +398,10 @@ fn boundary_accesses<'a>(
         if memlet.dynamic {
             return Err("the map writes through a dynamic memlet".into());
         }
-        out.push((arg_of_output[index], parse(&memlet)?, true));
+        // A copy out of a buffer (`"0:M" -> "i, 0:M"`) names the
+        // written container's subset second.
+        let written = memlet.other.as_deref().unwrap_or(&memlet.subset);
+        out.push((arg_of_output[index], parse(written)?, true));
     }
     Ok(out)
 }

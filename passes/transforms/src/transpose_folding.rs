@@ -20,8 +20,9 @@
 //! (21 ms of the kernel's run, against 4.4 ms without it).
 //!
 //! It applies where the transient has one access node, written by the
-//! `Transpose` alone and read by the `MatMul` alone, the `Transpose` reads
-//! one input, and the `MatMul`'s result is a vector (one dimension that is
+//! `Transpose` alone and read by the `MatMul` alone, which reads exactly
+//! the subset the `Transpose` wrote; the `Transpose` reads one input, and
+//! the `MatMul`'s result is a vector (one dimension that is
 //! not a unit). `sdfg-auto-optimize` runs it before choosing the BLAS
 //! implementations.
 
@@ -94,6 +95,11 @@ fn fold(matmul: Op<'_>) -> Option<()> {
     let alloc = transient.defining_op().filter(|d| d.is("sdfg.alloc"))?;
     let writes = access.operand_segment(1);
     if transient.uses().len() != 1 || writes.len() != 1 || access.results()[0].uses().len() != 1 {
+        return None;
+    }
+    // The MatMul reads exactly what the Transpose wrote.
+    let (copied, read) = (memlet_at(access, 1)?, memlet_at(matmul, a)?);
+    if copied.other.is_some() || read.other.is_some() || copied.subset != read.subset {
         return None;
     }
     let transpose = writes[0]
