@@ -264,6 +264,10 @@ int sdfgEnumAttrValue(MlirAttribute attr) {
   return -1;
 }
 
+MlirAttribute sdfgOperationAttrDictionary(MlirOperation op) {
+  return wrap(unwrap(op)->getAttrDictionary());
+}
+
 void sdfgSetSymbolicChecker(SdfgSymbolicChecker checker) {
   setSymbolicChecker(checker);
 }

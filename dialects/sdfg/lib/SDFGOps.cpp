@@ -11,6 +11,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -356,14 +357,21 @@ static LogicalResult verifyControlFlowBody(Operation *owner, Block &body,
     return op.emitOpError() << "is not allowed in the control-flow region of '"
                             << owner->getName() << "'";
   }
+  // One table per region: looking every edge's ends up in the region
+  // would make verification quadratic in the number of blocks.
+  llvm::DenseMap<StringAttr, Operation *> blocks;
+  for (Operation &op : body)
+    if (auto name = op.getAttrOfType<StringAttr>(
+            SymbolTable::getSymbolAttrName()))
+      blocks.try_emplace(name, &op);
   for (EdgeOp edge : body.getOps<EdgeOp>()) {
     for (FlatSymbolRefAttr ref : {edge.getSrcAttr(), edge.getDstAttr()}) {
-      Operation *target = SymbolTable::lookupSymbolIn(owner, ref.getAttr());
-      if (!target || target->getBlock() != &body || !isControlFlowBlock(target))
+      Operation *target = blocks.lookup(ref.getAttr());
+      if (!target || !isControlFlowBlock(target))
         return edge.emitOpError() << "references " << ref
                                   << ", which is not a block of this region";
     }
-    Operation *src = SymbolTable::lookupSymbolIn(owner, edge.getSrcAttr());
+    Operation *src = blocks.lookup(edge.getSrcAttr().getAttr());
     if (isa<BreakOp, ContinueOp, ReturnOp>(src))
       return edge.emitOpError() << "leaves " << edge.getSrcAttr() << ", a '"
                                 << src->getName()

@@ -101,6 +101,7 @@ extern "C" {
     pub fn sdfgLifetimeName(value: c_int) -> MlirStringRef;
     pub fn sdfgWcrName(value: c_int) -> MlirStringRef;
     pub fn sdfgEnumAttrValue(attr: MlirAttribute) -> c_int;
+    pub fn sdfgOperationAttrDictionary(op: MlirOperation) -> MlirAttribute;
 
     pub fn sdfgSetSymbolicChecker(checker: Option<SymbolicChecker>);
     pub fn sdfgSetValidator(validator: Option<unsafe extern "C" fn(sdfg: MlirOperation) -> c_int>);

@@ -103,12 +103,13 @@ impl<'a> Op<'a> {
 
     /// Every attribute of the op, as (name, value) pairs.
     pub fn attributes(&self) -> Vec<(&'a str, MlirAttribute)> {
-        // SAFETY: the op is live; attribute names are identifiers owned by
-        // the context.
+        // SAFETY: the op is live; the dictionary and the attribute names
+        // are uniqued in (owned by) the context.
         unsafe {
-            (0..mlirOperationGetNumAttributes(self.raw))
+            let dictionary = crate::ffi::sdfgOperationAttrDictionary(self.raw);
+            (0..mlirDictionaryAttrGetNumElements(dictionary))
                 .map(|i| {
-                    let named = mlirOperationGetAttribute(self.raw, i);
+                    let named = mlirDictionaryAttrGetElement(dictionary, i);
                     (str_of(mlirIdentifierStr(named.name)), named.attribute)
                 })
                 .collect()

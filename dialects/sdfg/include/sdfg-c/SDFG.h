@@ -110,6 +110,13 @@ MlirStringRef sdfgWcrName(int value);
 /* Reads an enum attribute of the dialect (an IntegerAttr); -1 if null. */
 int sdfgEnumAttrValue(MlirAttribute attr);
 
+/*--- Operations -----------------------------------------------------------*/
+
+/* Every attribute of an operation, inherent and discardable, as one
+   DictionaryAttr built once (mlirOperationGetAttribute builds it again for
+   each position of an op whose inherent attributes are properties). */
+MlirAttribute sdfgOperationAttrDictionary(MlirOperation op);
+
 /*--- Symbolic checks ------------------------------------------------------*/
 
 /* See mlir::sdfg::SymbolicChecker. */
