@@ -542,14 +542,35 @@ fn tops<'a>(state: Op<'a>, index: &mut HashMap<Op<'a>, Op<'a>>) -> Vec<Op<'a>> {
     ops
 }
 
-/// One effect: the top-level op that has it, whether it writes, and the
-/// subset of the container it touches where a memlet on the container
-/// itself says so (`None`: possibly all of it).
+/// One effect: the top-level op that has it, whether it writes, and where
+/// a memlet on the container itself says which subset it touches (`None`:
+/// possibly all of it).
 #[derive(Clone)]
 struct Effect<'a> {
     op: Op<'a>,
     write: bool,
-    subset: Option<Subset>,
+    memlet: Option<MemletSide<'a>>,
+}
+
+/// One side of a memlet on an access node: operand `operand` of `op`, its
+/// destination side where `destination`. It is read only when no path
+/// orders two effects, which is rare, so the subset is parsed then.
+#[derive(Clone, Copy)]
+struct MemletSide<'a> {
+    op: Op<'a>,
+    operand: usize,
+    destination: bool,
+}
+
+impl MemletSide<'_> {
+    fn subset(self) -> Option<Subset> {
+        let memlet = memlet_at(self.op, self.operand)?;
+        let text = match memlet.other {
+            Some(other) if self.destination => other,
+            _ => memlet.subset,
+        };
+        parse_subset(&text).ok()
+    }
 }
 
 /// The effects of a state's nodes, per key.
@@ -565,13 +586,12 @@ fn effects<'a>(
             // Memlets index the node's own container; a view's effects are
             // on the data it is bound to, in other coordinates.
             let own = top.operands().first().map(|d| Key::Data(*d)) == Some(key);
-            let subset = |op: Op<'a>, operand: usize, destination: bool| {
-                let memlet = memlet_at(op, operand).filter(|_| own)?;
-                let text = match memlet.other {
-                    Some(other) if destination => other,
-                    _ => memlet.subset,
-                };
-                parse_subset(&text).ok()
+            let memlet = |op: Op<'a>, operand: usize, destination: bool| {
+                own.then_some(MemletSide {
+                    op,
+                    operand,
+                    destination,
+                })
             };
             let entry = out.entry(key).or_default();
             for (k, write) in top.operand_segment(1).into_iter().enumerate() {
@@ -587,7 +607,7 @@ fn effects<'a>(
                 entry.push(Effect {
                     op,
                     write: true,
-                    subset: subset(top, 1 + k, copy),
+                    memlet: memlet(top, 1 + k, copy),
                 });
             }
             let value = top.results()[0];
@@ -605,7 +625,7 @@ fn effects<'a>(
                     entry.push(Effect {
                         op: *reader,
                         write: stream,
-                        subset: subset(user, operand, false),
+                        memlet: memlet(user, operand, false),
                     });
                 }
             }
@@ -621,7 +641,7 @@ fn effects<'a>(
                 out.entry(access_key(inner)).or_default().push(Effect {
                     op: top,
                     write: written,
-                    subset: None,
+                    memlet: None,
                 });
             }
         }
@@ -631,8 +651,11 @@ fn effects<'a>(
 
 /// Whether two effects provably touch no common element.
 fn disjoint(a: &Effect<'_>, b: &Effect<'_>, asm: &Assumptions) -> bool {
-    match (&a.subset, &b.subset) {
-        (Some(x), Some(y)) => x.intersects(y, asm).ok() == Some(Tri::False),
+    match (
+        a.memlet.and_then(MemletSide::subset),
+        b.memlet.and_then(MemletSide::subset),
+    ) {
+        (Some(x), Some(y)) => x.intersects(&y, asm).ok() == Some(Tri::False),
         _ => false,
     }
 }
