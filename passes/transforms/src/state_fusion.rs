@@ -83,6 +83,7 @@ use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{dictionary_entries, Op, Val};
 use sdfg_dialect::{memlet_at, rewrite, underlying_container, Container, ContainerKind};
 use sdfg_symbolic::{parse_subset, Assumptions, Subset, Tri};
+use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 
 /// The pass's registration.
@@ -545,11 +546,29 @@ fn tops<'a>(state: Op<'a>, index: &mut HashMap<Op<'a>, Op<'a>>) -> Vec<Op<'a>> {
 /// One effect: the top-level op that has it, whether it writes, and where
 /// a memlet on the container itself says which subset it touches (`None`:
 /// possibly all of it).
-#[derive(Clone)]
 struct Effect<'a> {
     op: Op<'a>,
     write: bool,
     memlet: Option<MemletSide<'a>>,
+    /// The memlet's subset, parsed the first time a comparison needs it.
+    subset: OnceCell<Option<Subset>>,
+}
+
+impl<'a> Effect<'a> {
+    fn new(op: Op<'a>, write: bool, memlet: Option<MemletSide<'a>>) -> Self {
+        Effect {
+            op,
+            write,
+            memlet,
+            subset: OnceCell::new(),
+        }
+    }
+
+    fn subset(&self) -> Option<&Subset> {
+        self.subset
+            .get_or_init(|| self.memlet.and_then(MemletSide::subset))
+            .as_ref()
+    }
 }
 
 /// One side of a memlet on an access node: operand `operand` of `op`, its
@@ -604,11 +623,7 @@ fn effects<'a>(
                     },
                 };
                 let copy = op == top;
-                entry.push(Effect {
-                    op,
-                    write: true,
-                    memlet: memlet(top, 1 + k, copy),
-                });
+                entry.push(Effect::new(op, true, memlet(top, 1 + k, copy)));
             }
             let value = top.results()[0];
             for (user, operand) in value.uses() {
@@ -622,11 +637,7 @@ fn effects<'a>(
                 if let (true, Some(reader)) = (reads, index.get(&user)) {
                     // A copy out of the node reads it at the destination
                     // node, which is `reader` itself.
-                    entry.push(Effect {
-                        op: *reader,
-                        write: stream,
-                        memlet: memlet(user, operand, false),
-                    });
+                    entry.push(Effect::new(*reader, stream, memlet(user, operand, false)));
                 }
             }
             continue;
@@ -638,11 +649,9 @@ fn effects<'a>(
             let written = !inner.operand_segment(1).is_empty() || is_stream(inner);
             let read = !inner.results()[0].uses().is_empty();
             if written || read {
-                out.entry(access_key(inner)).or_default().push(Effect {
-                    op: top,
-                    write: written,
-                    memlet: None,
-                });
+                out.entry(access_key(inner))
+                    .or_default()
+                    .push(Effect::new(top, written, None));
             }
         }
     }
@@ -651,11 +660,8 @@ fn effects<'a>(
 
 /// Whether two effects provably touch no common element.
 fn disjoint(a: &Effect<'_>, b: &Effect<'_>, asm: &Assumptions) -> bool {
-    match (
-        a.memlet.and_then(MemletSide::subset),
-        b.memlet.and_then(MemletSide::subset),
-    ) {
-        (Some(x), Some(y)) => x.intersects(&y, asm).ok() == Some(Tri::False),
+    match (a.subset(), b.subset()) {
+        (Some(x), Some(y)) => x.intersects(y, asm).ok() == Some(Tri::False),
         _ => false,
     }
 }
