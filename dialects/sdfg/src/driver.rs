@@ -158,8 +158,11 @@ unsafe extern "C" fn pass_run(state: *mut c_void, op: MlirOperation) -> c_int {
     match catch_unwind(AssertUnwindSafe(|| pass.pass.run(op))) {
         Ok(Ok(())) => {
             // Only a pass on the module itself records (passes on nested
-            // ops may run in parallel).
-            if op.is("builtin.module") && transforms(pass.argument) {
+            // ops may run in parallel), and only while the module holds
+            // SDFGs: the passes of a lowering pipeline that run on the
+            // lowered functions (`sdfg-openmp-if`) transform no SDFG.
+            let holds_sdfgs = || op.region_ops(0).iter().any(|o| o.is("sdfg.sdfg"));
+            if op.is("builtin.module") && transforms(pass.argument) && holds_sdfgs() {
                 let element = if pass.options.is_empty() {
                     pass.argument.to_string()
                 } else {

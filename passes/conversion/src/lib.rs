@@ -10,6 +10,7 @@
 
 #![deny(missing_docs)]
 
+pub mod openmp_if;
 pub mod sdfg_to_gpu;
 pub mod sdfg_to_scf;
 pub mod to_sdfg;
@@ -19,15 +20,17 @@ use sdfg_dialect::driver::PipelineRegistration;
 /// `sdfg-lower-to-llvm`: validation, the conversion (and linalg ops left in
 /// functions that are not SDFGs to loops), clean-up (tasklet
 /// bodies inlined, scalar transients promoted to registers, invariant code
-/// hoisted), parallel loops to OpenMP, then every dialect to `llvm`. The
-/// memref lowering runs again after arith's: `memref.generic_atomic_rmw`
-/// (a write-conflict resolution without an atomic instruction, such as a
-/// product) lowers only once its body is in the llvm dialect.
+/// hoisted), parallel loops to OpenMP (those with too little work to pay for
+/// a thread team made conditional by `sdfg-openmp-if`), then every dialect
+/// to `llvm`. The memref lowering runs again after arith's:
+/// `memref.generic_atomic_rmw` (a write-conflict resolution without an
+/// atomic instruction, such as a product) lowers only once its body is in
+/// the llvm dialect.
 pub static LOWER_TO_LLVM: PipelineRegistration = PipelineRegistration {
     argument: "sdfg-lower-to-llvm",
     summary: "Lower SDFGs to the llvm dialect: convert-sdfg-to-scf, inlining and clean-up, scf.parallel to OpenMP, then everything to llvm",
     pipeline: "sdfg-validate,convert-sdfg-to-scf,convert-linalg-to-loops,inline,symbol-dce,canonicalize,mem2reg,\
-               canonicalize,cse,loop-invariant-code-motion,convert-scf-to-openmp,\
+               canonicalize,cse,loop-invariant-code-motion,convert-scf-to-openmp,sdfg-openmp-if,\
                canonicalize,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
                convert-complex-to-standard,convert-complex-to-llvm,convert-vector-to-llvm,finalize-memref-to-llvm,convert-math-to-funcs{convert-ctlz=false},\
                convert-math-to-llvm,convert-math-to-libm,arith-expand,convert-arith-to-llvm,finalize-memref-to-llvm,convert-openmp-to-llvm,convert-cf-to-llvm,\

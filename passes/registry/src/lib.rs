@@ -56,6 +56,7 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_transforms::move_loop_into_map::REGISTRATION,
     &sdfg_transforms::transpose_folding::REGISTRATION,
     &sdfg_conversion::sdfg_to_scf::REGISTRATION,
+    &sdfg_conversion::openmp_if::REGISTRATION,
     &sdfg_conversion::to_sdfg::REGISTRATION,
     &sdfg_conversion::sdfg_to_gpu::REGISTRATION,
     &sdfg_conversion::sdfg_to_gpu::launch_scopes::REGISTRATION,

@@ -86,7 +86,7 @@ macro_rules! kernel_modules {
 /// runtime calls.
 macro_rules! host {
     () => {
-        "convert-scf-to-openmp,canonicalize,sdfg-scope-kernel-launches,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+        "convert-scf-to-openmp,sdfg-openmp-if,canonicalize,sdfg-scope-kernel-launches,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
          convert-complex-to-standard,convert-complex-to-llvm,convert-vector-to-llvm,finalize-memref-to-llvm,\
          convert-math-to-llvm,convert-math-to-libm,arith-expand,convert-arith-to-llvm,\
          convert-openmp-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,convert-index-to-llvm,\
