@@ -91,9 +91,11 @@ impl RustPass for OpenMpIf {
                 Some(("min-work", n)) if n.parse::<i64>().is_ok_and(|n| n >= 0) => {
                     self.min_work = n.parse().unwrap_or(DEFAULT_MIN_WORK);
                 }
-                _ => return Err(format!(
+                _ => {
+                    return Err(format!(
                     "sdfg-openmp-if: unknown option `{option}` (the option is min-work=N, N >= 0)"
-                )),
+                ))
+                }
             }
         }
         Ok(())

@@ -333,11 +333,16 @@ unsafe fn lower_and_jit(
     )?;
     let omp = format!("{}/libomp.so", lib_dir());
     load_globally(&omp, "the OpenMP runtime", "libomp-19-dev")?;
-    if calls(module, "LAPACKE_") {
+    let lapack = calls(module, "LAPACKE_");
+    if lapack {
         load_globally(LAPACKE, "LAPACKE", "liblapacke-dev")?;
     }
-    if calls(module, "cblas_") {
+    let cblas = calls(module, "cblas_");
+    if cblas {
         load_globally(CBLAS, "CBLAS", "libopenblas-dev")?;
+    }
+    if lapack || cblas {
+        set_openblas_threads(cblas);
     }
     // MLIR's C API reads the library paths as C strings: the reference
     // covers the path, and the NUL after it ends it.
@@ -488,6 +493,42 @@ unsafe fn run_pipeline(ctx: MlirContext, module: MlirModule, pipeline: &str) -> 
 
 extern "C" {
     fn dlopen(filename: *const std::ffi::c_char, flag: std::ffi::c_int) -> *mut c_void;
+    fn dlsym(handle: *mut c_void, symbol: *const std::ffi::c_char) -> *mut c_void;
+}
+
+/// Sets how many threads OpenBLAS (where it is the BLAS loaded) runs
+/// each call on: one for a program that calls CBLAS, which threads its
+/// large calls itself on OpenMP's threads (a second pool of spinning
+/// threads slows both, `sdfg_to_scf/blas.rs`); OpenBLAS's own default,
+/// as it was when first asked, for one that calls only LAPACKE, whose
+/// factorizations are threaded inside. Another BLAS is left as it is.
+fn set_openblas_threads(calls_cblas: bool) {
+    static DEFAULT: std::sync::OnceLock<std::ffi::c_int> = std::sync::OnceLock::new();
+    let symbol = |name: &std::ffi::CStr| {
+        // SAFETY: a NUL-terminated name; `RTLD_DEFAULT` (a null handle)
+        // searches the global scope, where `load_globally` put the BLAS
+        // and the OpenBLAS it depends on.
+        let address = unsafe { dlsym(std::ptr::null_mut(), name.as_ptr()) };
+        (!address.is_null()).then_some(address)
+    };
+    let (Some(get), Some(set)) = (
+        symbol(c"openblas_get_num_threads"),
+        symbol(c"openblas_set_num_threads"),
+    ) else {
+        return;
+    };
+    // SAFETY: OpenBLAS's `int openblas_get_num_threads(void)` and
+    // `void openblas_set_num_threads(int)`.
+    type Get = extern "C" fn() -> std::ffi::c_int;
+    type Set = extern "C" fn(std::ffi::c_int);
+    let (get, set) = unsafe {
+        (
+            std::mem::transmute::<*mut c_void, Get>(get),
+            std::mem::transmute::<*mut c_void, Set>(set),
+        )
+    };
+    let default = *DEFAULT.get_or_init(|| get());
+    set(if calls_cblas { 1 } else { default });
 }
 
 /// Debian's LAPACKE (package `liblapacke`), which the lowering of DaCe's

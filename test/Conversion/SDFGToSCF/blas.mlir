@@ -10,6 +10,9 @@
 // RUN: sdfg-run %s --function products_with_vectors --input A=%t/a.npy --input x=%t/x.npy --input v=%t/v.npy | FileCheck %s --check-prefix=VECTORS
 // RUN: sdfg-run %s --function empty_inner_dimension --set K=0 --seed 5 --blas | FileCheck %s --check-prefix=EMPTY
 // RUN: sdfg-run %s --function empty_inner_dimension --set K=0 --seed 5 | FileCheck %s --check-prefix=EMPTY
+// RUN: %python -c "import numpy as n; N = 203; n.save('%t/sa.npy', (n.arange(N * N) %% 7 - 3.0).reshape(N, N)); n.save('%t/sb.npy', (n.arange(N * N) %% 5 * 1.0).reshape(N, N)); n.save('%t/sx.npy', n.arange(N) %% 3 - 1.0)"
+// RUN: sdfg-run %s --function split_among_threads --set N=203 --input A=%t/sa.npy --input B=%t/sb.npy --input x=%t/sx.npy --blas --out %t/split > /dev/null
+// RUN: %python -c "import numpy as n; l = lambda f: n.load('%t/' + f + '.npy'); A, B, x = l('sa'), l('sb'), l('sx'); assert n.array_equal(l('split/C'), A.T @ B); assert n.array_equal(l('split/D'), A @ B); assert n.array_equal(l('split/y'), A @ x); assert n.array_equal(l('split/z'), x @ A)"
 // RUN: %python -c "import numpy as n; l = lambda f: n.load('%t/' + f + '.npy'); A, B, C, x, v = l('a'), l('b'), l('c'), l('x'), l('v'); G = C.copy(); G[1:4] = 2 * A[0:3, 0:3].T @ B + C[1:4]; assert n.array_equal(l('mm/C'), A @ B); assert n.array_equal(l('gemm/C'), G); assert n.array_equal(l('vec/y'), A @ x); assert n.array_equal(l('vec/z'), v @ A); assert l('vec/d')[0] == x @ x"
 
 // With blas=true (sdfg-run --blas) the BLAS library nodes call CBLAS, as
@@ -100,5 +103,43 @@ sdfg.sdfg @empty_inner_dimension(%A: !sdfg.array<f64 ["4", "K"]> as "A", %B: !sd
         ins("_a" = %a["0:4, 0:K"] : !sdfg.array<f64 ["4", "K"]>, "_b" = %xa["0:K"] : !sdfg.array<f64 ["K"]>)
         outs("_c" : !sdfg.array<f64 ["4"]>) properties {}
     %ya = sdfg.access %y writes(%v["0:4"] : !sdfg.array<f64 ["4"]>) : !sdfg.array<f64 ["4"]>
+  }
+}
+
+// Large products are split by rows of their output among the OpenMP
+// threads, one CBLAS call per thread on its rows (of op(A) as well: for
+// A^T, columns of A), behind a test of the work; smaller ones (the
+// `else`) are one call. N = 203 splits unevenly; the outputs on
+// integer-valued inputs equal NumPy's element by element (the RUN lines).
+// CHECK-LABEL: func.func @split_among_threads
+// CHECK: scf.if
+// CHECK: call @omp_get_max_threads()
+// CHECK: scf.parallel
+// CHECK: arith.minsi
+// CHECK: llvm.getelementptr
+// CHECK: call @cblas_dgemm
+// CHECK: } else {
+// CHECK: call @cblas_dgemm
+sdfg.sdfg @split_among_threads(%A: !sdfg.array<f64 ["N", "N"]> as "A", %B: !sdfg.array<f64 ["N", "N"]> as "B", %x: !sdfg.array<f64 ["N"]> as "x", %C: !sdfg.array<f64 ["N", "N"]> as "C", %D: !sdfg.array<f64 ["N", "N"]> as "D", %y: !sdfg.array<f64 ["N"]> as "y", %z: !sdfg.array<f64 ["N"]> as "z") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N", "N"]>
+    %b = sdfg.access %B : !sdfg.array<f64 ["N", "N"]>
+    %xa = sdfg.access %x : !sdfg.array<f64 ["N"]>
+    %g = sdfg.library "gemm" "dace.libraries.blas.nodes.gemm.Gemm"
+        ins("_a" = %a["0:N, 0:N"] : !sdfg.array<f64 ["N", "N"]>, "_b" = %b["0:N, 0:N"] : !sdfg.array<f64 ["N", "N"]>)
+        outs("_c" : !sdfg.array<f64 ["N", "N"]>) properties {transA = "True"}
+    %c = sdfg.access %C writes(%g["0:N, 0:N"] : !sdfg.array<f64 ["N", "N"]>) : !sdfg.array<f64 ["N", "N"]>
+    %m = sdfg.library "mm" "dace.libraries.blas.nodes.matmul.MatMul"
+        ins("_a" = %a["0:N, 0:N"] : !sdfg.array<f64 ["N", "N"]>, "_b" = %b["0:N, 0:N"] : !sdfg.array<f64 ["N", "N"]>)
+        outs("_c" : !sdfg.array<f64 ["N", "N"]>) properties {}
+    %d = sdfg.access %D writes(%m["0:N, 0:N"] : !sdfg.array<f64 ["N", "N"]>) : !sdfg.array<f64 ["N", "N"]>
+    %v1 = sdfg.library "mv" "dace.libraries.blas.nodes.matmul.MatMul"
+        ins("_a" = %a["0:N, 0:N"] : !sdfg.array<f64 ["N", "N"]>, "_b" = %xa["0:N"] : !sdfg.array<f64 ["N"]>)
+        outs("_c" : !sdfg.array<f64 ["N"]>) properties {}
+    %ya = sdfg.access %y writes(%v1["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+    %v2 = sdfg.library "vm" "dace.libraries.blas.nodes.matmul.MatMul"
+        ins("_a" = %xa["0:N"] : !sdfg.array<f64 ["N"]>, "_b" = %a["0:N, 0:N"] : !sdfg.array<f64 ["N", "N"]>)
+        outs("_c" : !sdfg.array<f64 ["N"]>) properties {}
+    %za = sdfg.access %z writes(%v2["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
   }
 }

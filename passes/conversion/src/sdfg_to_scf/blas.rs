@@ -29,6 +29,18 @@
 //! Every leading dimension is at least 1, as CBLAS requires even for an
 //! empty matrix.
 //!
+//! **Threads.** The program's parallel loops run on OpenMP's threads, and
+//! a threaded BLAS has its own: each pool's threads spin on the cores for
+//! a while after their work, which slowed the other's (covariance's row
+//! loop of `gemv`s between parallel maps ran 1.7 times slower than with
+//! either pool alone). The calls therefore expect a single-threaded BLAS
+//! (`sdfg-run` sets OpenBLAS to one thread; an object file's caller sets
+//! `OPENBLAS_NUM_THREADS=1`), and the lowering threads a large `gemm` or
+//! `gemv` itself: outside parallel loops, a call whose work reaches
+//! [`GEMM_SPLIT_WORK`] or [`GEMV_SPLIT_WORK`] becomes one call per OpenMP
+//! thread on its share of the rows of the output (and of `op(A)`), in an
+//! `scf.parallel`; a smaller one stays one call, on the calling thread.
+//!
 //! ```mlir
 //! // before: sdfg.library {class_path = "...matmul.MatMul"} on A (M x K), B (K x N)
 //! %a = memref.alloc(%mk) : memref<?xf64>   // A staged, and B, and C
@@ -67,6 +79,9 @@ const SIGNATURES: [(&str, &str); 3] = [
 
 /// The MLIR declaration of CBLAS function `name` (`cblas_dgemm`).
 pub(super) fn declaration(name: &str) -> Option<String> {
+    if name == MAX_THREADS {
+        return Some(format!("func.func private @{MAX_THREADS}() -> i32\n"));
+    }
     let rest = name.strip_prefix("cblas_")?;
     let ty = match rest.chars().next()? {
         'd' => "f64",
@@ -87,6 +102,32 @@ fn type_letter(elem: &Elem) -> Option<char> {
         "f32" => Some('s'),
         _ => None,
     }
+}
+
+/// The OpenMP runtime's thread count, which a split call divides its rows
+/// among.
+const MAX_THREADS: &str = "omp_get_max_threads";
+
+/// The work (`m * n * k`) from which a `gemm` splits among the threads:
+/// OpenBLAS's own threshold for threading one (`SMP_THRESHOLD_MIN` times
+/// `GEMM_MULTITHREAD_THRESHOLD`, 65536 * 4).
+const GEMM_SPLIT_WORK: i64 = 1 << 18;
+
+/// The work (`m * n`) from which a `gemv` splits: a 150 x 150 one took
+/// as long on two threads as on one, measured with OpenBLAS 0.3.21 on the
+/// development machine, and a 200 x 200 one 1.5 times less.
+const GEMV_SPLIT_WORK: i64 = 1 << 15;
+
+/// How a CBLAS call whose output rows are independent is split among
+/// threads: the argument that holds the number of rows (an `i32`), each
+/// pointer argument that moves with the first row and the elements
+/// between two of its rows (an `i32`), the call's work (an `index`), and
+/// the work from which it is split.
+struct RowSplit {
+    rows: usize,
+    advance: Vec<(usize, String)>,
+    work: String,
+    least: i64,
 }
 
 /// An operand as CBLAS takes it: where it starts, the distance between
@@ -205,7 +246,21 @@ impl<'a> Function<'a, '_> {
         let al = self.scalar_value(lib, alpha, &elem)?;
         let bt = self.constant(beta, &elem);
         let t = elem.ty.as_str();
-        self.cblas(
+        let work = self.product(&[&m, &n, &k]);
+        // A row of op(A) is a row of A, or a column where it is transposed.
+        let a_step = if trans_a {
+            self.i32_constant(1)
+        } else {
+            sa.ld.clone()
+        };
+        let split = RowSplit {
+            rows: 3,
+            advance: vec![(7, a_step), (12, sc.ld.clone())],
+            work,
+            least: GEMM_SPLIT_WORK,
+        };
+        self.cblas_split(
+            lib,
             &format!("cblas_{letter}gemm"),
             &[
                 (&major, "i32"),
@@ -223,7 +278,8 @@ impl<'a> Function<'a, '_> {
                 (&sc.pointer, "!llvm.ptr"),
                 (&sc.ld, "i32"),
             ],
-            None,
+            split,
+            t,
         );
         self.blas_finish(lib, sc, Some(c))?;
         self.blas_finish(lib, sa, None)?;
@@ -255,7 +311,22 @@ impl<'a> Function<'a, '_> {
         let al = self.scalar_value(lib, alpha, &elem)?;
         let bt = self.constant(beta, &elem);
         let ty = elem.ty.as_str();
-        self.cblas(
+        let work = self.product(&[&rows, &cols]);
+        // The rows of op(A) are A's rows (the argument M), or its columns
+        // (N) where it is transposed.
+        let (count, a_step) = if trans {
+            (3, self.i32_constant(1))
+        } else {
+            (2, sa.ld.clone())
+        };
+        let split = RowSplit {
+            rows: count,
+            advance: vec![(5, a_step), (10, sy.ld.clone())],
+            work,
+            least: GEMV_SPLIT_WORK,
+        };
+        self.cblas_split(
+            lib,
             &format!("cblas_{letter}gemv"),
             &[
                 (&major, "i32"),
@@ -271,7 +342,8 @@ impl<'a> Function<'a, '_> {
                 (&sy.pointer, "!llvm.ptr"),
                 (&sy.ld, "i32"),
             ],
-            None,
+            split,
+            ty,
         );
         self.blas_finish(lib, sy, Some(y))?;
         self.blas_finish(lib, sa, None)?;
@@ -510,6 +582,105 @@ impl<'a> Function<'a, '_> {
 
     /// Calls CBLAS function `name` on `args` (value, type); returns its
     /// result, of type `result` (where it has one).
+    /// The product of `i32` values, as an `index`.
+    fn product(&mut self, factors: &[&str]) -> String {
+        let mut product: Option<String> = None;
+        for factor in factors {
+            let f = self
+                .body
+                .assign(format!("arith.index_cast {factor} : i32 to index"));
+            product = Some(match product {
+                None => f,
+                Some(p) => self.body.assign(format!("arith.muli {p}, {f} : index")),
+            });
+        }
+        product.unwrap_or_else(|| self.body.index(1))
+    }
+
+    /// Calls CBLAS function `name` with `args`, split by rows of its
+    /// output among the OpenMP threads where its work reaches
+    /// `split.least` and no parallel loop encloses the node (see the
+    /// module documentation); `elem` is the element type the advanced
+    /// pointers point to.
+    fn cblas_split(
+        &mut self,
+        lib: &Library<'a>,
+        name: &str,
+        args: &[(&str, &str)],
+        split: RowSplit,
+        elem: &str,
+    ) {
+        if !lib.parallel.is_empty() {
+            self.cblas(name, args, None);
+            return;
+        }
+        let least = self.body.index(split.least);
+        let big = self
+            .body
+            .assign(format!("arith.cmpi sge, {}, {least} : index", split.work));
+        self.body.open(format!("scf.if {big}"));
+        self.module.library_calls.insert(MAX_THREADS.to_string());
+        let threads = self
+            .body
+            .assign(format!("func.call @{MAX_THREADS}() : () -> i32"));
+        let threads = self
+            .body
+            .assign(format!("arith.index_cast {threads} : i32 to index"));
+        let rows = self.body.assign(format!(
+            "arith.index_cast {} : i32 to index",
+            args[split.rows].0
+        ));
+        let chunk = self
+            .body
+            .assign(format!("arith.ceildivsi {rows}, {threads} : index"));
+        let zero = self.body.index(0);
+        let one = self.body.index(1);
+        let thread = self.body.fresh();
+        self.body.open(format!(
+            "scf.parallel ({thread}) = ({zero}) to ({threads}) step ({one})"
+        ));
+        let first = self
+            .body
+            .assign(format!("arith.muli {thread}, {chunk} : index"));
+        let end = self
+            .body
+            .assign(format!("arith.addi {first}, {chunk} : index"));
+        let end = self
+            .body
+            .assign(format!("arith.minsi {end}, {rows} : index"));
+        let count = self
+            .body
+            .assign(format!("arith.subi {end}, {first} : index"));
+        let some = self
+            .body
+            .assign(format!("arith.cmpi sgt, {count}, {zero} : index"));
+        self.body.open(format!("scf.if {some}"));
+        let mut mine: Vec<(String, &str)> = args.iter().map(|(v, t)| (v.to_string(), *t)).collect();
+        mine[split.rows].0 = self
+            .body
+            .assign(format!("arith.index_cast {count} : index to i32"));
+        let first = self
+            .body
+            .assign(format!("arith.index_cast {first} : index to i64"));
+        for (k, step) in &split.advance {
+            let step = self.body.assign(format!("arith.extsi {step} : i32 to i64"));
+            let offset = self
+                .body
+                .assign(format!("arith.muli {first}, {step} : i64"));
+            mine[*k].0 = self.body.assign(format!(
+                "llvm.getelementptr {}[{offset}] : (!llvm.ptr, i64) -> !llvm.ptr, {elem}",
+                mine[*k].0
+            ));
+        }
+        let refs: Vec<(&str, &str)> = mine.iter().map(|(v, t)| (v.as_str(), *t)).collect();
+        self.cblas(name, &refs, None);
+        self.body.close("");
+        self.body.close("");
+        self.body.middle("else");
+        self.cblas(name, args, None);
+        self.body.close("");
+    }
+
     fn cblas(&mut self, name: &str, args: &[(&str, &str)], result: Option<&str>) -> String {
         self.module.library_calls.insert(name.to_string());
         let (values, types): (Vec<&str>, Vec<&str>) = args.iter().copied().unzip();

@@ -1093,7 +1093,7 @@ struct ReduceShape<'s> {
 pub(super) struct Library<'a> {
     pub(super) node: Op<'a>,
     pub(super) env: HashMap<String, String>,
-    parallel: Vec<String>,
+    pub(super) parallel: Vec<String>,
     inputs: HashMap<String, (Data, Subset)>,
     outputs: HashMap<String, (Data, Subset)>,
     pub(super) props: Properties,
