@@ -1179,7 +1179,10 @@ impl<'a> Function<'a, '_> {
         };
         let sequential = matches!(schedule, "Sequential" | "Unrolled")
             || (schedule == "FPGA_Device" && touches_streams());
-        let is_parallel = parallel.is_empty() && !sequential;
+        // A nested SDFG called inside a parallel loop (its arguments
+        // shared) runs on one thread of it: its maps are loops, where a
+        // nested parallel region would cost a fork, serialized, per call.
+        let is_parallel = parallel.is_empty() && !self.shared_arguments && !sequential;
         let mut lows = Vec::new();
         let mut highs = Vec::new();
         let mut steps = Vec::new();
