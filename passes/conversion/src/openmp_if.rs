@@ -87,10 +87,11 @@ impl Default for OpenMpIf {
 impl RustPass for OpenMpIf {
     fn set_options(&mut self, options: &str) -> Result<(), String> {
         for option in options.split_whitespace() {
-            match option.split_once('=') {
-                Some(("min-work", n)) if n.parse::<i64>().is_ok_and(|n| n >= 0) => {
-                    self.min_work = n.parse().unwrap_or(DEFAULT_MIN_WORK);
-                }
+            match option
+                .split_once('=')
+                .map(|(name, n)| (name, n.parse::<i64>()))
+            {
+                Some(("min-work", Ok(n))) if n >= 0 => self.min_work = n,
                 _ => {
                     return Err(format!(
                     "sdfg-openmp-if: unknown option `{option}` (the option is min-work=N, N >= 0)"

@@ -580,8 +580,6 @@ impl<'a> Function<'a, '_> {
         Ok(staged)
     }
 
-    /// Calls CBLAS function `name` on `args` (value, type); returns its
-    /// result, of type `result` (where it has one).
     /// The product of `i32` values, as an `index`.
     fn product(&mut self, factors: &[&str]) -> String {
         let mut product: Option<String> = None;
@@ -599,8 +597,9 @@ impl<'a> Function<'a, '_> {
 
     /// Calls CBLAS function `name` with `args`, split by rows of its
     /// output among the OpenMP threads where its work reaches
-    /// `split.least` and no parallel loop encloses the node (see the
-    /// module documentation); `elem` is the element type the advanced
+    /// `split.least` and no parallel loop encloses the node, in this
+    /// function or around the call of this nested SDFG's function (see
+    /// the module documentation); `elem` is the element type the advanced
     /// pointers point to.
     fn cblas_split(
         &mut self,
@@ -610,7 +609,7 @@ impl<'a> Function<'a, '_> {
         split: RowSplit,
         elem: &str,
     ) {
-        if !lib.parallel.is_empty() {
+        if !lib.parallel.is_empty() || self.shared_arguments {
             self.cblas(name, args, None);
             return;
         }
@@ -681,6 +680,8 @@ impl<'a> Function<'a, '_> {
         self.body.close("");
     }
 
+    /// Calls CBLAS function `name` on `args` (value, type); returns its
+    /// result, of type `result` (where it has one).
     fn cblas(&mut self, name: &str, args: &[(&str, &str)], result: Option<&str>) -> String {
         self.module.library_calls.insert(name.to_string());
         let (values, types): (Vec<&str>, Vec<&str>) = args.iter().copied().unzip();
