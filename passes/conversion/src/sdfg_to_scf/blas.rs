@@ -609,7 +609,7 @@ impl<'a> Function<'a, '_> {
         split: RowSplit,
         elem: &str,
     ) {
-        if !lib.parallel.is_empty() || self.shared_arguments {
+        if self.in_parallel_loop(&lib.parallel) {
             self.cblas(name, args, None);
             return;
         }

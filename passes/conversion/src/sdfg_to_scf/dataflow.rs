@@ -1142,11 +1142,7 @@ impl<'a> Function<'a, '_> {
             .attr("schedule")
             .and_then(Schedule::from_attr)
             .map_or("Default", |s| s.name());
-        if schedule == "Default"
-            && parallel.is_empty()
-            && !self.shared_arguments
-            && self.runs_on_device(map)
-        {
+        if schedule == "Default" && !self.in_parallel_loop(parallel) && self.runs_on_device(map) {
             schedule = "GPU_Device";
         }
         if schedule == "GPU_Default" {
@@ -1179,10 +1175,7 @@ impl<'a> Function<'a, '_> {
         };
         let sequential = matches!(schedule, "Sequential" | "Unrolled")
             || (schedule == "FPGA_Device" && touches_streams());
-        // A nested SDFG called inside a parallel loop (its arguments
-        // shared) runs on one thread of it: its maps are loops, where a
-        // nested parallel region would cost a fork, serialized, per call.
-        let is_parallel = parallel.is_empty() && !self.shared_arguments && !sequential;
+        let is_parallel = !self.in_parallel_loop(parallel) && !sequential;
         let mut lows = Vec::new();
         let mut highs = Vec::new();
         let mut steps = Vec::new();
@@ -1489,7 +1482,7 @@ impl<'a> Function<'a, '_> {
             "{}_{label}",
             self.sdfg.symbol_name().unwrap_or("sdfg")
         ));
-        let shared = !parallel.is_empty() || self.shared_arguments;
+        let shared = self.in_parallel_loop(parallel);
         self.module.argument_residences = self.argument_residences(nested, inner)?;
         let free = lower_function(self.module, inner, &name, true, shared)?;
         let inputs: Vec<_> = incoming_edges(nested)

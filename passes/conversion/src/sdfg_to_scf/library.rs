@@ -284,7 +284,7 @@ impl<'a> Function<'a, '_> {
             counts.push(self.emit_int(lib.node, &env, count)?);
         }
         let ivs: Vec<String> = vars.iter().map(|_| self.body.fresh()).collect();
-        let kind = if parallel && lib.parallel.is_empty() {
+        let kind = if parallel && !self.in_parallel_loop(&lib.parallel) {
             self.body.open(format!(
                 "scf.parallel ({}) = ({}) to ({}) step ({})",
                 ivs.join(", "),
@@ -655,7 +655,7 @@ impl<'a> Function<'a, '_> {
                 let in_index: Vec<Expr> = (0..n).map(|d| var(&format!("__r{d}"))).collect();
                 f.read(&inner_lib, env, &input, &in_index, &elem)
             };
-            let total = if kept.is_empty() && lib.parallel.is_empty() {
+            let total = if kept.is_empty() && !self.in_parallel_loop(&lib.parallel) {
                 self.parallel_accumulate(
                     &inner_lib, &outer_env, &inner, &start, &elem, reduction, read,
                 )?

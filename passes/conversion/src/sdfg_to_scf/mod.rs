@@ -1015,6 +1015,14 @@ fn lower_function<'a>(
 }
 
 impl<'a> Function<'a, '_> {
+    /// Whether the code being lowered runs inside a parallel loop: one of
+    /// `parallel` in this function, or around the call of this nested
+    /// SDFG's function. Loops there stay sequential: a nested parallel
+    /// region would cost a fork, serialized, per iteration or call.
+    fn in_parallel_loop(&self, parallel: &[String]) -> bool {
+        !parallel.is_empty() || self.shared_arguments
+    }
+
     /// [`convert`] in the function's body; an impossible conversion (of a
     /// vector to a scalar, say) is a diagnostic on `op`.
     fn convert(&mut self, op: Op<'a>, value: &str, from: &Elem, to: &str) -> Result<'a, String> {

@@ -419,7 +419,7 @@ impl<'a> Function<'a, '_> {
             let v = self.lowered(consume, input)?;
             self.values.insert(*arg, v);
         }
-        let is_parallel = parallel.is_empty();
+        let is_parallel = !self.in_parallel_loop(parallel);
         let (zero, one) = (self.body.index(0), self.body.index(1));
         let iv = self.body.fresh();
         if is_parallel {
