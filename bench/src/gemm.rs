@@ -12,17 +12,25 @@
 //! | --- | --- |
 //! | map-reduce fusion | `sdfg-map-reduce-fusion`: the map adds into `C` |
 //! | reordering | `sdfg-map-reorder{order=i,k,j}`: `j` innermost, along rows |
-//! | tiling for the cache | `sdfg-map-tiling` by 128 x 256 x 512: tiles of `i` in parallel, the others inside |
-//! | local storage | `sdfg-in-local-storage`: each tile of `A` and `B` copied next to each other |
-//! | tiling for registers | `sdfg-map-tiling` by 8 x 256 x 16 inside a tile, `k` outermost in it |
+//! | tiling for the cache | `sdfg-map-tiling` by 256 x 512 x 512: tiles of `i` in parallel, the others inside |
+//! | local storage of A tiles | `sdfg-in-local-storage{data=A}`: each tile of `A` copied next to each other |
+//! | tiling for registers | `sdfg-map-tiling` by 8 x 512 x 16 inside a tile, `k` outermost in it |
+//! | local storage of B slivers | the map over blocks reordered and expanded (`j` blocks outside `i` blocks), and `sdfg-in-local-storage{data=B}` on the `i` blocks: each 512 x 16 sliver of `B` copied next to each other once for all `i` blocks |
 //! | accumulator | `sdfg-accumulate-transient`: an 8 x 16 block of `C` accumulates in a transient, added into `C` once |
 //! | vectorization | `sdfg-vectorization` by 8: the block's rows move as `vector<8xf64>`, `A`'s element broadcast |
 //!
+//! The tiles of `A` are the paper's first local storage and the slivers of
+//! `B` its second: the micro-kernel then reads `B` from consecutive
+//! addresses (rows of a 512-wide tile lie 4 KiB apart, each on its own page
+//! and in the same cache set), and the slivers replace copies of whole `B`
+//! tiles.
+//!
 //! Vectorized, the block is 16 `vector<8xf64>` accumulators, which LLVM
-//! keeps in registers across the `k` loop (the transient is a fresh heap
-//! array it can promote), and each product-sum is one fused multiply-add.
-//! The paper's reduce peeling is not a transformation here yet. Every step must compute what the first one computed (the
-//! step's `C` is compared with it) and NumPy's `A @ B`. The naive program
+//! keeps in registers across the `k` loop (the transient is a heap array
+//! no other pointer reaches), and each product-sum is one fused
+//! multiply-add. The paper's reduce peeling is not a transformation here
+//! yet. Every step must compute what the first one computed (the step's
+//! `C` is compared with it) and NumPy's `A @ B`. The naive program
 //! itself is timed only where its transient fits in memory (N^3 doubles:
 //! 64 GiB at 2048).
 
@@ -86,15 +94,19 @@ const STEPS: &[(&str, &str)] = &[
     ("reordering (i, k, j)", "sdfg-map-reorder{order=i,k,j label=mm}"),
     (
         "tiling for the cache",
-        "sdfg-map-tiling{tile-sizes=128,256,512 label=mm}",
+        "sdfg-map-tiling{tile-sizes=256,512,512 label=mm}",
     ),
     (
-        "local storage of A, B tiles",
-        "sdfg-in-local-storage{level=innermost label=mm}",
+        "local storage of A tiles",
+        "sdfg-in-local-storage{data=A level=innermost label=mm}",
     ),
     (
         "tiling for registers",
-        "sdfg-map-tiling{tile-sizes=8,256,16 level=innermost label=mm},sdfg-map-reorder{order=k,i,j level=innermost label=mm}",
+        "sdfg-map-tiling{tile-sizes=8,512,16 level=innermost label=mm},sdfg-map-reorder{order=k,i,j level=innermost label=mm}",
+    ),
+    (
+        "local storage of B slivers",
+        "sdfg-map-reorder{order=tile_j0,tile_i0 param=tile_i0},sdfg-map-expansion{param=tile_i0},sdfg-in-local-storage{data=B param=tile_i0}",
     ),
     (
         "accumulator of a C block",

@@ -182,15 +182,38 @@ sdfg.sdfg @private_transient(%x: !sdfg.array<f64 ["N"]> as "x") symbols {N = i64
 // -----
 
 // An access-node copy is a loop nest over the source subset; the
-// destination may be another subset (here a column into a row).
+// destination may be another subset (here a column into a row). Two
+// arguments may be the same memory: where they are and the destination
+// starts later, the copy runs backwards (memmove's order).
 // CHECK-LABEL: func.func @copy
+// CHECK: %[[P:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: %[[Q:.*]] = memref.extract_aligned_pointer_as_index %arg1
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[P]], %[[Q]]
+// CHECK: %[[BACK:.*]] = arith.andi %[[SAME]]
 // CHECK: scf.for %[[K:.*]] =
+// CHECK: arith.select %[[BACK]]
 // CHECK: %[[V:.*]] = memref.load
 // CHECK: memref.store %[[V]]
 sdfg.sdfg @copy(%A: !sdfg.array<f32 ["4", "4"]> as "A", %B: !sdfg.array<f32 ["4", "4"]> as "B") {
   sdfg.state @s {
     %a = sdfg.access %A : !sdfg.array<f32 ["4", "4"]>
     %b = sdfg.access %B writes(%a["0:4, 1" -> "2, 0:4"] : !sdfg.array<f32 ["4", "4"]>) : !sdfg.array<f32 ["4", "4"]>
+  }
+}
+
+// -----
+
+// An array of the function's own is no other container's memory: a copy
+// out of it runs forwards, without the test (a loop LLVM can vectorize).
+// CHECK-LABEL: func.func @copy_out_of_own_array
+// CHECK-NOT: extract_aligned_pointer
+// CHECK-NOT: arith.select
+// CHECK: return
+sdfg.sdfg @copy_out_of_own_array(%B: !sdfg.array<f32 ["4", "4"]> as "B") {
+  %T = sdfg.alloc "T" : !sdfg.array<f32 ["4", "4"]>
+  sdfg.state @s {
+    %t = sdfg.access %T : !sdfg.array<f32 ["4", "4"]>
+    %b = sdfg.access %B writes(%t["0:4, 1" -> "2, 0:4"] : !sdfg.array<f32 ["4", "4"]>) : !sdfg.array<f32 ["4", "4"]>
   }
 }
 

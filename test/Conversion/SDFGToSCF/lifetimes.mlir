@@ -1,6 +1,7 @@
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(convert-sdfg-to-scf)' | FileCheck %s
 // RUN: sdfg-run %s --function around_a_conditional --seed 1 --set x=1 | FileCheck %s --check-prefix=POS
 // RUN: sdfg-run %s --function around_a_conditional --seed 1 --set x=0 | FileCheck %s --check-prefix=NEG
+// RUN: sdfg-run %s --function allocated_once_for_a_sequential_map --set N=5 | FileCheck %s --check-prefix=ROWS
 
 // A transient sized by a symbol assigned between states and used by several
 // states lives from the nearest state dominating its uses to the nearest
@@ -87,4 +88,40 @@ sdfg.sdfg @around_a_conditional(%out: !sdfg.array<f64 ["2"]> as "out") symbols {
   sdfg.edge @init -> @split assign("n" = "2")
   sdfg.edge @split -> @c
   sdfg.edge @c -> @merge
+}
+
+// -----
+
+// A transient private to a map whose size does not name the map's
+// parameters is allocated once, before the map's sequential loop, and each
+// iteration reuses it (a scope's transient starts undefined); it is freed
+// after the loop. out[i] = 2 * i.
+// ROWS: out: <f8[5] checksum 2.0000000000e1
+// CHECK-LABEL: func.func @allocated_once_for_a_sequential_map
+// CHECK: %[[T:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: scf.for
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for
+// CHECK-NOT: memref.alloc
+// CHECK: memref.store %{{.*}}, %[[T]]
+// CHECK: }
+// CHECK-NEXT: memref.dealloc %[[T]]
+sdfg.sdfg @allocated_once_for_a_sequential_map(%out: !sdfg.array<f64 ["N"]> as "out") symbols {N = i64} {
+  %t = sdfg.alloc "t" : !sdfg.array<f64 ["2"]>
+  sdfg.state @s {
+    %m = sdfg.map "rows" ["i" = "0:N"] schedule Sequential outs("out" : !sdfg.array<f64 ["N"]>) {
+      %v = sdfg.tasklet "w" outs("o" : f64) {
+        %s = sdfg.sym "i" : f64
+        sdfg.yield %s : f64
+      }
+      %tw = sdfg.access %t writes(%v["1"] : f64) : !sdfg.array<f64 ["2"]>
+      %o = sdfg.tasklet "twice" ins("x" = %tw["1"] : !sdfg.array<f64 ["2"]>) outs("o" : f64) {
+      ^bb0(%x: f64):
+        %y = arith.addf %x, %x : f64
+        sdfg.yield %y : f64
+      }
+      sdfg.exit("out" = %o["i"] : f64)
+    }
+    %ow = sdfg.access %out writes(%m["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
 }

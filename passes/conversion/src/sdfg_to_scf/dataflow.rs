@@ -185,7 +185,9 @@ impl<'a> Function<'a, '_> {
     /// when both are the same memory and the destination starts after the
     /// source. The copy then runs backwards, so that every element is read
     /// before it is overwritten (a memlet copy reads its source as it was,
-    /// as `memmove` does).
+    /// as `memmove` does). `None` where they cannot be the same memory: one
+    /// is an array of this function's own and the other is not the same
+    /// memref (a view of it would be).
     pub(super) fn copy_backwards(
         &mut self,
         op: Op<'a>,
@@ -194,7 +196,9 @@ impl<'a> Function<'a, '_> {
         dst: (&Data, &Subset),
     ) -> Result<'a, Option<String>> {
         let ((s, from), (d, to)) = (src, dst);
-        if s.scalar || d.scalar || s.stream || d.stream || s.elem.ty != d.elem.ty {
+        let apart = s.memref != d.memref
+            && (self.own_memory.contains(&s.memref) || self.own_memory.contains(&d.memref));
+        if s.scalar || d.scalar || s.stream || d.stream || s.elem.ty != d.elem.ty || apart {
             return Ok(None);
         }
         let start = self.linear_index(op, env, s, &from.min_element())?;
@@ -1240,6 +1244,34 @@ impl<'a> Function<'a, '_> {
                 steps[..split].join(", ")
             ));
         }
+        // Only the parameters of the parallel loop run at once: writes that
+        // the sequential ones inside repeat go to one thread, in order,
+        // and need no atomics (`C[i, j] += ...` over `i, k, j` with `i`
+        // parallel updates its row with plain loads and stores).
+        let inner_parallel: Vec<String> = if is_parallel {
+            params[..split].iter().map(|p| p.to_string()).collect()
+        } else {
+            parallel.to_vec()
+        };
+        // The body's arrays whose sizes do not depend on the parameters are
+        // allocated once before the sequential loops, and each of their
+        // iterations reuses them (a scope's transient starts undefined):
+        // a malloc and a free per iteration would cost more than the work
+        // of a small tile, and fault in fresh pages for a large one.
+        let hoisted = if split < params.len() {
+            self.hoistable_transients(map, &params)
+        } else {
+            Vec::new()
+        };
+        let mut hoisted_frees = Vec::new();
+        for alloc in &hoisted {
+            for data in self.allocate_scoped(*alloc, &inner_env, &mut hoisted_frees, false)? {
+                if !inner_parallel.is_empty() {
+                    self.iteration_private.insert(data.name.clone());
+                }
+                self.containers.by_name.insert(data.name.clone(), data);
+            }
+        }
         for (i, iv) in ivs.iter().enumerate().skip(split) {
             self.body.open(format!(
                 "scf.for {iv} = {} to {} step {}",
@@ -1259,15 +1291,6 @@ impl<'a> Function<'a, '_> {
             };
             inner_env.insert(param.to_string(), value);
         }
-        // Only the parameters of the parallel loop run at once: writes that
-        // the sequential ones inside repeat go to one thread, in order,
-        // and need no atomics (`C[i, j] += ...` over `i, k, j` with `i`
-        // parallel updates its row with plain loads and stores).
-        let inner_parallel: Vec<String> = if is_parallel {
-            params[..split].iter().map(|p| p.to_string()).collect()
-        } else {
-            parallel.to_vec()
-        };
         // Outputs whose boxes the parallel iterations own one each (a tile
         // of a tiled map) take their resolved writes without atomics.
         let owned: Vec<String> = if is_parallel {
@@ -1278,12 +1301,15 @@ impl<'a> Function<'a, '_> {
         } else {
             Vec::new()
         };
-        self.lower_scope_body(map, &mut inner_env, &inner_parallel)?;
+        self.lower_scope_body(map, &mut inner_env, &inner_parallel, &hoisted)?;
         for name in owned {
             self.iteration_private.remove(&name);
         }
         for _ in &ivs[split..] {
             self.body.close("");
+        }
+        for allocation in hoisted_frees {
+            self.release(&allocation);
         }
         if split > 0 {
             self.body.close("");
@@ -1294,16 +1320,38 @@ impl<'a> Function<'a, '_> {
         Ok(())
     }
 
+    /// The transients private to `map`'s body that can be allocated once
+    /// for all of its sequential iterations: arrays (not scalars, which
+    /// live on the stack, nor streams, views or references) whose sizes,
+    /// strides and offsets do not name the map's parameters.
+    fn hoistable_transients(&self, map: Op<'a>, params: &[&str]) -> Vec<Op<'a>> {
+        let mut owned = self.owned_transients(Placement::Scope(map));
+        owned.retain(|a| {
+            !self.is_workgroup(*a)
+                && layout(a.results()[0].ty()).is_ok_and(|l| {
+                    !(l.scalar || l.stream || l.view || l.reference)
+                        && l.shape.iter().chain(&l.strides).chain(&l.offsets).all(|e| {
+                            e.free_symbols()
+                                .iter()
+                                .all(|s| !params.contains(&s.as_str()))
+                        })
+                })
+        });
+        owned
+    }
+
     /// Lowers the body of a map or consume scope with the transients
-    /// private to it, allocated at its start and freed at its end.
+    /// private to it, allocated at its start and freed at its end, but for
+    /// those in `preallocated` (see [`Self::hoistable_transients`]).
     pub(super) fn lower_scope_body(
         &mut self,
         scope: Op<'a>,
         env: &mut HashMap<String, String>,
         parallel: &[String],
+        preallocated: &[Op<'a>],
     ) -> Result<'a, ()> {
         let mut owned = self.owned_transients(Placement::Scope(scope));
-        owned.retain(|a| !self.is_workgroup(*a));
+        owned.retain(|a| !self.is_workgroup(*a) && !preallocated.contains(a));
         // Scalars live on the stack inside an `alloca_scope`, which
         // canonicalisation dissolves once the tasklets are inlined. Calls
         // of the stream runtime would keep it (and `scf-to-cf` cannot

@@ -718,7 +718,7 @@ impl<'a> Function<'a, '_> {
         self.bind_iterations(map, &mut env, params, ranges, &k_of)?;
         let parallel: Vec<String> = params.iter().map(|p| p.to_string()).collect();
         self.module.in_kernel = true;
-        let lowered = self.lower_scope_body(map, &mut env, &parallel);
+        let lowered = self.lower_scope_body(map, &mut env, &parallel, &[]);
         self.module.in_kernel = false;
         lowered?;
         self.restore(bindings);
@@ -992,7 +992,7 @@ impl<'a> Function<'a, '_> {
         self.bind_iterations(map, &mut env, params, ranges, &k_of)?;
         let mut inner_parallel = parallel.to_vec();
         inner_parallel.extend(params.iter().map(|p| p.to_string()));
-        self.lower_scope_body(map, &mut env, &inner_parallel)?;
+        self.lower_scope_body(map, &mut env, &inner_parallel, &[])?;
         self.body.close("");
         self.body.line("gpu.barrier");
         Ok(())

@@ -74,7 +74,7 @@ mod text;
 mod types;
 mod wcr;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use mlir_sys::*;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
@@ -924,6 +924,10 @@ struct Function<'a, 'm> {
     /// Allocations of `Placement::Span` transients, to free at the end of
     /// their last state (by the state's op pointer).
     span_frees: HashMap<usize, Vec<Allocation>>,
+    /// The memrefs of host arrays this function allocates itself: no other
+    /// container's memref (an argument's, another allocation's) overlaps
+    /// one of them.
+    own_memory: HashSet<String>,
 }
 
 /// Whether transient `alloc` outlives one call (DaCe's `Persistent` and
@@ -968,6 +972,7 @@ fn lower_function<'a>(
         exported: !nested,
         iteration_private: BTreeSet::new(),
         span_frees: HashMap::new(),
+        own_memory: HashSet::new(),
     };
     f.body.set_indent(1);
     // Inside a kernel, device memory is read where it is.
@@ -1394,6 +1399,7 @@ impl<'a> Function<'a, '_> {
         if !whole || !initialization::written_before_read(self.sdfg, alloc, &layout) {
             self.zero_fill(&memref, &layout.elem, layout.scalar);
         }
+        self.own_memory.insert(memref.clone());
         let mut data = Data::new(name, memref, layout);
         // Host memory, which kernels cannot reach.
         data.host_only |= self.module.gpu;

@@ -531,7 +531,7 @@ impl<'a> Function<'a, '_> {
         } else {
             parallel.to_vec()
         };
-        self.lower_scope_body(consume, &mut inner_env, &inner_parallel)?;
+        self.lower_scope_body(consume, &mut inner_env, &inner_parallel, &[])?;
         runtime_call(
             &mut self.body,
             &format!("func.call @sdfg_stream_consume_done({handle}, {k}) : (i64, i64) -> ()"),
