@@ -22,6 +22,9 @@
 // RUN: sdfg-run %s --function fuse_through_a_scalar_the_producer_reads --set N=7 --seed 3 --out %t/e1 --pass-pipeline='builtin.module(sdfg-map-fusion)' > /dev/null
 // RUN: cmp %t/e0/B.npy %t/e1/B.npy
 // RUN: cmp %t/e0/S.npy %t/e1/S.npy
+// RUN: sdfg-run %s --function fuse_an_update_of_the_same_row --set N=7 --seed 3 --out %t/f0 > /dev/null
+// RUN: sdfg-run %s --function fuse_an_update_of_the_same_row --set N=7 --seed 3 --out %t/f1 --pass-pipeline='builtin.module(sdfg-map-fusion)' > /dev/null
+// RUN: cmp %t/f0/D.npy %t/f1/D.npy
 
 // BAD: sdfg-map-fusion: siblings `maybe` is not true or false
 
@@ -269,6 +272,43 @@ sdfg.sdfg @do_not_fuse_across_a_write_after_read(%A: !sdfg.array<f64 ["N"]> as "
       sdfg.exit("y" = %t["i"] : f64)
     }
     %a2 = sdfg.access %A writes(%s["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
+// The second map overwrites D, which the first reads, but each iteration
+// of both touches only its own row (`D[i, 0]`, `D[i, 1]` read, `D[j, 1]`
+// written, with j renamed to i): fused, every row is still read before it
+// is written, as in the loop bodies of a Thomas solver.
+// CHECK-LABEL: sdfg.sdfg @fuse_an_update_of_the_same_row
+// CHECK: sdfg.map "diff"
+// CHECK-NOT: sdfg.map
+// CHECK: sdfg.exit("z" = %{{.*}}["i, 1"] : f64)
+sdfg.sdfg @fuse_an_update_of_the_same_row(%D: !sdfg.array<f64 ["N", "2"]> as "D") symbols {N = i64} {
+  %T = sdfg.alloc "T" : !sdfg.array<f64 ["N"]>
+  sdfg.state @s {
+    %d = sdfg.access %D : !sdfg.array<f64 ["N", "2"]>
+    %r = sdfg.map "diff" ["i" = "0:N"] ins("x" = %d["0:N, 0:2"] : !sdfg.array<f64 ["N", "2"]>) outs("y" : !sdfg.array<f64 ["N"]>) {
+    ^bb0(%x: !sdfg.array<f64 ["N", "2"]>):
+      %t = sdfg.tasklet "sub" ins("a" = %x["i, 0"] : !sdfg.array<f64 ["N", "2"]>, "b" = %x["i, 1"] : !sdfg.array<f64 ["N", "2"]>) outs("o" : f64) {
+      ^bb0(%a: f64, %b: f64):
+        %v = arith.subf %b, %a : f64
+        sdfg.yield %v : f64
+      }
+      sdfg.exit("y" = %t["i"] : f64)
+    }
+    %tmp = sdfg.access %T writes(%r["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+    %s = sdfg.map "store" ["j" = "0:N"] ins("t" = %tmp["0:N"] : !sdfg.array<f64 ["N"]>) outs("z" : !sdfg.array<f64 ["N", "2"]>) {
+    ^bb0(%t: !sdfg.array<f64 ["N"]>):
+      %u = sdfg.tasklet "twice" ins("v" = %t["j"] : !sdfg.array<f64 ["N"]>) outs("o" : f64) {
+      ^bb0(%v: f64):
+        %w = arith.addf %v, %v : f64
+        sdfg.yield %w : f64
+      }
+      sdfg.exit("z" = %u["j, 1"] : f64)
+    }
+    %d2 = sdfg.access %D writes(%s["0:N, 1"] : !sdfg.array<f64 ["N", "2"]>) : !sdfg.array<f64 ["N", "2"]>
   }
 }
 

@@ -277,7 +277,7 @@ fn plan<'a>(first: Op<'a>, second: Op<'a>) -> Result<Plan<'a>, String> {
         check_reads(first, second, m, &rename)?;
         prepare(first, second, m)?;
     }
-    check_conflicts(first, second, &intermediates)?;
+    check_conflicts(first, second, &intermediates, &rename)?;
     Ok(Plan {
         first,
         second,
@@ -555,11 +555,15 @@ fn written_from<'a>(value: Val<'a>, out: &mut Vec<Val<'a>>) -> Option<()> {
 }
 
 /// Checks that fusing reorders no two accesses of one container across
-/// iterations (see the module comment).
+/// iterations (see the module comment): a container the second map
+/// writes and the first accesses, or the first writes and the second
+/// reads, must be one that both maps access iteration by iteration
+/// ([`aligned`]).
 fn check_conflicts<'a>(
     first: Op<'a>,
     second: Op<'a>,
     via: &[Intermediate<'a>],
+    rename: &HashMap<String, Expr>,
 ) -> Result<(), String> {
     let unknown = || "a container the maps access is not known".to_string();
     let reads = |map: Op<'a>, skip: &[usize]| -> Result<Vec<Val<'a>>, String> {
@@ -577,19 +581,107 @@ fn check_conflicts<'a>(
         written_by(second).ok_or_else(unknown)?,
     );
     let name = |v: &Val| container_name(*v).unwrap_or_else(|| "?".into());
-    if let Some(c) = w2.iter().find(|c| r1.contains(c) || w1.contains(c)) {
+    let apart = |c: &&Val<'a>| !aligned(first, second, **c, rename);
+    if let Some(c) = w2
+        .iter()
+        .filter(|c| r1.contains(c) || w1.contains(c))
+        .find(apart)
+    {
         return Err(format!(
             "the second map writes `{}`, which the first map accesses",
             name(c)
         ));
     }
-    if let Some(c) = w1.iter().find(|c| r2.contains(c)) {
+    if let Some(c) = w1.iter().filter(|c| r2.contains(c)).find(apart) {
         return Err(format!(
             "the second map reads `{}`, which the first map writes, other than through a transient",
             name(c)
         ));
     }
     Ok(())
+}
+
+/// Whether every access of `container` in both maps names the iteration
+/// it belongs to: there is one dimension per parameter of the (first)
+/// map where every memlet on the container inside either map is exactly
+/// that parameter (`dcol[i, j, k - 1]` read and `dcol[i, j, k]` written
+/// over `i, j`). Different iterations then touch different elements, and
+/// each element's accesses keep their order in the fused map: the first
+/// map's, then the second's, inside the one iteration that touches it.
+fn aligned(
+    first: Op<'_>,
+    second: Op<'_>,
+    container: Val<'_>,
+    rename: &HashMap<String, Expr>,
+) -> bool {
+    let names: Vec<String> = params(first).into_iter().map(|(p, _)| p).collect();
+    let mut subsets = Vec::new();
+    for (map, renaming) in [(first, &HashMap::new()), (second, rename)] {
+        match container_subsets(map, container) {
+            Some(list) => subsets.extend(list.iter().map(|s| s.substitute(renaming))),
+            None => return false,
+        }
+    }
+    let Some(sample) = subsets.first() else {
+        return false;
+    };
+    let is_point = |r: &Range, p: &str| {
+        r.size().as_int() == Some(1) && Expr::sub(&r.start, &Expr::symbol(p)).as_int() == Some(0)
+    };
+    names.iter().all(|p| {
+        sample
+            .ranges()
+            .iter()
+            .position(|r| is_point(r, p))
+            .is_some_and(|d| {
+                subsets
+                    .iter()
+                    .all(|s| s.ranges().get(d).is_some_and(|r| is_point(r, p)))
+            })
+    })
+}
+
+/// The subsets of `container` that the memlets inside `map` access: those
+/// on the uses of its inputs from the container and on its exit's writes
+/// into it. `None` where one is not known (a use without a memlet, an
+/// output that reaches the container other than through an access node).
+fn container_subsets(map: Op<'_>, container: Val<'_>) -> Option<Vec<Subset>> {
+    let mut out = Vec::new();
+    let args = map.region_args(0);
+    for (k, input) in map.operand_segment(0).into_iter().enumerate() {
+        if container_of(input) != Some(container) {
+            continue;
+        }
+        for (user, operand) in args.get(k)?.uses() {
+            out.push(parse_subset(&memlet_at(user, operand)?.subset).ok()?);
+        }
+    }
+    let exit = map
+        .region_ops(0)
+        .into_iter()
+        .rev()
+        .find(|o| o.is("sdfg.exit"))?;
+    let exit_names = exit.str_array_attr("names");
+    for (name, result) in map
+        .str_array_attr("out_names")
+        .into_iter()
+        .zip(map.results())
+    {
+        let mut reached = Vec::new();
+        written_from(result, &mut reached)?;
+        if !reached.contains(&container) {
+            continue;
+        }
+        if reached.iter().any(|c| *c != container) {
+            return None;
+        }
+        for (operand, _) in exit_names.iter().enumerate().filter(|(_, n)| **n == name) {
+            // The destination side, where the memlet has two.
+            let memlet = memlet_at(exit, operand)?;
+            out.push(parse_subset(&memlet.other.unwrap_or(memlet.subset)).ok()?);
+        }
+    }
+    Some(out)
 }
 
 /// A connector name not in `taken`: `name`, or `name_1`, `name_2`, ...
