@@ -235,22 +235,32 @@ pub fn run(reps: usize, python: &Result<PathBuf, String>) -> Result<(), String> 
         return Ok(());
     };
     println!("\nours on the largest chain run several times in a row:");
-    println!("{:>8} {:>10} {:>12}", "nodes", "ours (ms)", "us per node");
-    let mut points = Vec::new();
+    println!(
+        "{:>8} {:>10} {:>12} {:>16}",
+        "nodes", "ours (ms)", "us per node", "exponent from"
+    );
+    let exponent = |a: (f64, f64), b: (f64, f64)| (b.1 / a.1).ln() / (b.0 / a.0).ln();
+    let mut points: Vec<(f64, f64)> = Vec::new();
     for times in [1, 4, 16, 64, 160] {
         let (ms, before, _) = ours(&repeat(&chain, times), 1)?;
+        let point = (before.nodes as f64, ms);
+        // The exponent from the previous size to this one ("exponent from"
+        // the row above).
+        let step = points.last().map_or(String::new(), |last| {
+            format!("{:.2}", exponent(*last, point))
+        });
         println!(
-            "{:>8} {:>10.1} {:>12.2}",
+            "{:>8} {:>10.1} {:>12.2} {step:>16}",
             before.nodes,
             ms,
             ms * 1e3 / before.nodes as f64
         );
-        points.push((before.nodes as f64, ms));
+        points.push(point);
     }
     if let (Some(a), Some(b)) = (points.first(), points.last()) {
         println!(
-            "growth, as the exponent of time in size: {:.2} (1 is linear)",
-            (b.1 / a.1).ln() / (b.0 / a.0).ln()
+            "growth, as the exponent of time in size: {:.2} over the whole range (1 is linear)",
+            exponent(*a, *b)
         );
     }
     Ok(())

@@ -81,7 +81,11 @@ pub(crate) fn image(
 /// mentions a parameter is a single index `a*p + c` in one parameter `p`
 /// with an integer `a`. Such a dimension's indices are `a*p + c` for the
 /// `p` of its range, a strided range whose ends come from the ends of
-/// `p`'s range; dimensions without parameters stay. Anything else
+/// `p`'s range; dimensions without parameters stay. A window `a*p + c :
+/// a*p + c + L` of constant length `L` whose consecutive positions touch
+/// or overlap (`|a|` times `p`'s step at most `L`) sweeps one contiguous
+/// range, from the first window's start to the last one's end (a
+/// convolution's `x[i:i + 3]`, a pooling's `x[2*i:2*i + 2]`). Anything else
 /// (several parameters in one index, ranges that move with a parameter)
 /// is left to ISL. This is most memlets of elementwise maps and stencils,
 /// and it spares them an ISL round trip each.
@@ -104,9 +108,18 @@ fn separable_image(subset: &Subset, params: &[(String, Range)]) -> Option<Subset
             out.push(r.clone());
             continue;
         }
-        if !r.is_index() {
-            return None;
-        }
+        // A window `a*p + c : a*p + c + L` (unit step, constant length)
+        // sweeps a contiguous range where consecutive windows touch or
+        // overlap (|a| times p's step at most L).
+        let window = if r.is_index() {
+            None
+        } else {
+            let length = Expr::sub(&r.end, &r.start).as_int().filter(|l| *l > 0)?;
+            if r.step.as_int() != Some(1) || r.tile.as_int() != Some(1) {
+                return None;
+            }
+            Some(length)
+        };
         let e = &r.start;
         let mut used = params.iter().filter(|(p, _)| e.mentions(p));
         let (p, pr) = used.next()?;
@@ -127,11 +140,19 @@ fn separable_image(subset: &Subset, params: &[(String, Range)]) -> Option<Subset
         let (first, last) = if a > 0 { (lo, hi) } else { (hi, lo) };
         let image = |x: &Expr| Expr::add(&Expr::mul(&Expr::int(a), x), &c);
         let step = a.checked_abs()?.checked_mul(pr.step.as_int()?)?;
-        out.push(Range::new(
-            image(&first),
-            Expr::add(&image(&last), &Expr::int(1)),
-            Expr::int(step),
-        ));
+        out.push(match window {
+            None => Range::new(
+                image(&first),
+                Expr::add(&image(&last), &Expr::int(1)),
+                Expr::int(step),
+            ),
+            Some(length) if step <= length => Range::new(
+                image(&first),
+                Expr::add(&image(&last), &Expr::int(length)),
+                Expr::int(1),
+            ),
+            Some(_) => return None,
+        });
     }
     Some(Subset::new(out))
 }

@@ -389,6 +389,15 @@ fn covers_intersects_union() {
         Tri::False
     );
     assert_eq!(whole.intersects(&ss("i, 0"), &asm).unwrap(), Tri::Unknown);
+    // A diagonal element and the rest of its row: apart by a constant.
+    assert_eq!(
+        ss("i, i").intersects(&ss("i, i + 1:M"), &asm).unwrap(),
+        Tri::False
+    );
+    assert_eq!(
+        ss("i, i:i + 2").intersects(&ss("i, i + 1"), &asm).unwrap(),
+        Tri::True
+    );
     let u = ss("0:N").union(&ss("N:2*N"), &asm).unwrap();
     assert_eq!(u, ss("0:2*N"));
     let u = ss("0:N").union(&ss("M:M + 1"), &asm).unwrap();
@@ -447,6 +456,41 @@ fn image_weak_cases() {
     );
     assert_eq!(image_of("0:N, k", &[("i", "0:N")], &asm), ss("0:N, k"));
     assert_eq!(image_of("N - 1 - i", &[("i", "0:N")], &asm), ss("0:N"));
+}
+
+#[test]
+fn windows_sweep_what_isl_says_they_sweep() {
+    let asm = pos(&["N", "M"]);
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 3] = [
+        // A 3x3 convolution window, a 2x2 pooling window, and one moving
+        // backwards.
+        (
+            "i:i + 3, j:j + 3",
+            &[("i", "0:N"), ("j", "0:M")],
+            "0:N + 2, 0:M + 2",
+        ),
+        ("2*i:2*i + 2", &[("i", "0:N")], "0:2*N"),
+        ("N - i:N - i + 4", &[("i", "0:N")], "1:N + 4"),
+    ];
+    for (sub, params, want) in cases {
+        assert_eq!(image_of(sub, params, &asm), ss(want), "{sub}");
+        let ps: Vec<(String, Range)> = params
+            .iter()
+            .map(|(n, r)| (n.to_string(), ss(r).ranges()[0].clone()))
+            .collect();
+        let isl = crate::isl::image(&ss(sub), &ps, &asm)
+            .unwrap_or_else(|| panic!("ISL computes no image of {sub}"));
+        assert_eq!(isl, ss(want), "{sub} through ISL");
+    }
+    // Over a strided parameter, up to the end of the last window.
+    assert_eq!(
+        image_of("i:i + 4", &[("i", "0:N:4")], &asm),
+        ss("0:4*int_ceil(N, 4)")
+    );
+    // Windows with gaps between them are not one range: ISL's hull.
+    let gaps = image_of("3*i:3*i + 2", &[("i", "0:N")], &asm);
+    assert_eq!(gaps.ranges()[0].start, p("0"));
 }
 
 #[test]

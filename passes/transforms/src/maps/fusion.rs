@@ -51,7 +51,10 @@
 //! writes a container the first one reads or writes, or the first one
 //! writes a container the second one reads other than through the
 //! intermediate (the fused map would reorder those accesses across
-//! iterations); where the second map depends on the first other than
+//! iterations), unless every access of that container in both maps names
+//! its iteration (one dimension per parameter that is exactly that
+//! parameter: a row `D[i, :]` read and updated in place); where the
+//! second map depends on the first other than
 //! through a transient access node; where a write of the intermediate is
 //! dynamic or resolves conflicts; or where the second map's body names a
 //! parameter of the first that it does not get by renaming.
