@@ -314,6 +314,38 @@ sdfg.sdfg @fuse_an_update_of_the_same_row(%D: !sdfg.array<f64 ["N", "2"]> as "D"
 
 // -----
 
+// Both maps write D[i]: fused, the two writes of one element would both
+// reach the exit of one iteration, in no order (the second's must win).
+// CHECK-LABEL: sdfg.sdfg @do_not_fuse_two_writes_of_one_element
+// CHECK-COUNT-2: sdfg.map
+sdfg.sdfg @do_not_fuse_two_writes_of_one_element(%D: !sdfg.array<f64 ["N"]> as "D") symbols {N = i64} {
+  %T = sdfg.alloc "T" : !sdfg.array<f64 ["N"]>
+  sdfg.state @s {
+    // expected-warning @+1 {{sdfg-map-fusion does not apply: the second map writes `D`, which the first map accesses}}
+    %r:2 = sdfg.map "keep" ["i" = "0:N"] outs("y" : !sdfg.array<f64 ["N"]>, "d" : !sdfg.array<f64 ["N"]>) {
+      %t:2 = sdfg.tasklet "one" outs("o" : f64, "p" : f64) {
+        %c = arith.constant 1.0 : f64
+        sdfg.yield %c, %c : f64, f64
+      }
+      sdfg.exit("y" = %t#0["i"] : f64, "d" = %t#1["i"] : f64)
+    }
+    %tmp = sdfg.access %T writes(%r#0["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+    %d1 = sdfg.access %D writes(%r#1["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+    %s = sdfg.map "twice" ["j" = "0:N"] ins("t" = %tmp["0:N"] : !sdfg.array<f64 ["N"]>) outs("z" : !sdfg.array<f64 ["N"]>) {
+    ^bb0(%x: !sdfg.array<f64 ["N"]>):
+      %u = sdfg.tasklet "double" ins("v" = %x["j"] : !sdfg.array<f64 ["N"]>) outs("o" : f64) {
+      ^bb0(%v: f64):
+        %w = arith.addf %v, %v : f64
+        sdfg.yield %w : f64
+      }
+      sdfg.exit("z" = %u["j"] : f64)
+    }
+    %d2 = sdfg.access %D writes(%s["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
 // The maps run over different ranges.
 // CHECK-LABEL: sdfg.sdfg @do_not_fuse_different_ranges
 // CHECK-COUNT-2: sdfg.map

@@ -51,11 +51,12 @@
 //! writes a container the first one reads or writes, or the first one
 //! writes a container the second one reads other than through the
 //! intermediate (the fused map would reorder those accesses across
-//! iterations), unless every access of that container in both maps names
-//! its iteration (one dimension per parameter that is exactly that
-//! parameter: a row `D[i, :]` read and updated in place); where the
-//! second map depends on the first other than
-//! through a transient access node; where a write of the intermediate is
+//! iterations), unless the first only reads what the second writes and
+//! every access of that container in both maps names its iteration (one
+//! dimension per parameter that is exactly that parameter: a row
+//! `D[i, :]` read by the first and updated in place by the second); where
+//! the second map depends on the first other than through a transient
+//! access node; where a write of the intermediate is
 //! dynamic or resolves conflicts; or where the second map's body names a
 //! parameter of the first that it does not get by renaming.
 //!
@@ -558,10 +559,10 @@ fn written_from<'a>(value: Val<'a>, out: &mut Vec<Val<'a>>) -> Option<()> {
 }
 
 /// Checks that fusing reorders no two accesses of one container across
-/// iterations (see the module comment): a container the second map
-/// writes and the first accesses, or the first writes and the second
-/// reads, must be one that both maps access iteration by iteration
-/// ([`aligned`]).
+/// iterations (see the module comment): the second map writes nothing the
+/// first writes, and reads nothing it writes other than through the
+/// intermediates; what it writes and the first reads, both access
+/// iteration by iteration ([`aligned`]).
 fn check_conflicts<'a>(
     first: Op<'a>,
     second: Op<'a>,
@@ -584,18 +585,21 @@ fn check_conflicts<'a>(
         written_by(second).ok_or_else(unknown)?,
     );
     let name = |v: &Val| container_name(*v).unwrap_or_else(|| "?".into());
-    let apart = |c: &&Val<'a>| !aligned(first, second, **c, rename);
+    // Only a container the first map reads and the second writes may be
+    // aligned: in the fused iteration the first's reads come before the
+    // second's writes, as they did. Two writes of one element in one
+    // iteration would have no order (both reach the exit), and a read of
+    // what the first map wrote would depend on where its store lands.
     if let Some(c) = w2
         .iter()
-        .filter(|c| r1.contains(c) || w1.contains(c))
-        .find(apart)
+        .find(|c| w1.contains(c) || (r1.contains(c) && !aligned(first, second, **c, rename)))
     {
         return Err(format!(
             "the second map writes `{}`, which the first map accesses",
             name(c)
         ));
     }
-    if let Some(c) = w1.iter().filter(|c| r2.contains(c)).find(apart) {
+    if let Some(c) = w1.iter().find(|c| r2.contains(c)) {
         return Err(format!(
             "the second map reads `{}`, which the first map writes, other than through a transient",
             name(c)
