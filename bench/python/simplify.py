@@ -38,7 +38,9 @@ def load(path):
 
 
 def size(sdfg):
-    states = list(sdfg.all_states())
+    # The states of nested SDFGs count too, as in `sdfg_analysis::graph::size`
+    # (`all_states` stops at nested SDFGs).
+    states = [s for g in sdfg.all_sdfgs_recursive() for s in g.all_states()]
     return len(states), sum(len(s.nodes()) for s in states)
 
 

@@ -162,7 +162,7 @@ fn geomean(values: impl Iterator<Item = f64>) -> f64 {
 }
 
 /// The kernel files, all of them or those named in `only`.
-fn kernel_files(only: &[String]) -> Result<Vec<PathBuf>, String> {
+pub(crate) fn kernel_files(only: &[String]) -> Result<Vec<PathBuf>, String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?

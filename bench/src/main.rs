@@ -10,12 +10,13 @@
 //! validation, as `sdfg-translate --import-dace` does) and times it against
 //! DaCe's `SDFG.from_file` on the same files in the same run.
 //!
-//! `sdfg-bench simplify [--reps N]` runs memlet propagation and
+//! `sdfg-bench simplify [--reps N] [--only NAME,...]` runs memlet propagation and
 //! `sdfg-simplify` on unsimplified programs (the kernels' and chains of
 //! NumPy statements, as DaCe's frontend writes them) against DaCe's
 //! propagation and `simplify()` on the same files, prints both times, the
 //! ratio and how each grows with the program's size, then our time on
-//! programs of up to about 100,000 nodes (see `simplify.rs`).
+//! programs of up to about 100,000 nodes (see `simplify.rs`). `--only`
+//! names kernels and chains (`chain_10`).
 //!
 //! `sdfg-bench kernels [--reps N] [--only KERNEL,...]` compiles the
 //! NumPy-style kernels of `bench/kernels/` with `sdfg-lower-to-llvm` and
@@ -245,7 +246,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Some("simplify") => match simplify::run(reps.unwrap_or(3), &venv_python()) {
+        Some("simplify") => match simplify::run(reps.unwrap_or(3), &only, &venv_python()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");

@@ -135,22 +135,38 @@ fn repeat(text: &str, times: usize) -> String {
     out.join("\n")
 }
 
-/// Runs the benchmark and prints the tables.
-pub fn run(reps: usize, python: &Result<PathBuf, String>) -> Result<(), String> {
+/// Runs the benchmark and prints the tables: on every kernel and chain,
+/// or on those named in `only` (kernel names and `chain_K` for the chain
+/// lengths K of [`CHAINS`]); the growth table comes with the largest
+/// chain measured.
+pub fn run(reps: usize, only: &[String], python: &Result<PathBuf, String>) -> Result<(), String> {
     let python = python.as_ref().map_err(Clone::clone)?;
     let root = crate::repo_root();
-    let mut kernels: Vec<PathBuf> = std::fs::read_dir(root.join("bench").join("kernels"))
-        .map_err(|e| e.to_string())?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+    let (chains, named): (Vec<&String>, Vec<String>) = if only.is_empty() {
+        (Vec::new(), Vec::new())
+    } else {
+        let (chains, kernels): (Vec<&String>, Vec<&String>) =
+            only.iter().partition(|o| o.starts_with("chain_"));
+        (chains, kernels.into_iter().cloned().collect())
+    };
+    let lengths: Vec<&str> = CHAINS
+        .split(',')
+        .filter(|k| only.is_empty() || chains.iter().any(|c| c[6..] == **k))
         .collect();
-    kernels.sort();
+    if chains.len() > lengths.len() {
+        return Err(format!("the chains measured are chain_K for K in {CHAINS}"));
+    }
+    let kernels = if only.is_empty() || !named.is_empty() {
+        crate::kernels::kernel_files(&named)?
+    } else {
+        Vec::new()
+    };
     let work = tempfile::tempdir().map_err(|e| e.to_string())?;
     let output = Command::new(python)
         .arg(root.join("bench").join("python").join("simplify.py"))
         .arg(work.path())
         .arg(reps.max(1).to_string())
-        .arg(CHAINS)
+        .arg(lengths.join(","))
         .args(&kernels)
         .output()
         .map_err(|e| format!("cannot run {}: {e}", python.display()))?;

@@ -534,10 +534,68 @@ pub fn memref_strides_and_offset(ty: MlirType) -> Option<(Vec<Option<i64>>, Opti
 
 /// Prints a type as MLIR does.
 pub fn type_to_string(ty: MlirType) -> String {
-    print_with(|cb, data| unsafe { mlirTypePrint(ty, cb, data) })
+    builtin_scalar_name(ty)
+        .unwrap_or_else(|| print_with(|cb, data| unsafe { mlirTypePrint(ty, cb, data) }))
+}
+
+/// The name MLIR prints for an integer, index or common float type,
+/// without printing it: the printer sets up its state (the loaded
+/// dialects, sorted) for every type it prints, which made element types
+/// a large part of the analyses' time on small programs.
+fn builtin_scalar_name(ty: MlirType) -> Option<String> {
+    // SAFETY: the predicates and accessors only read the live type `ty`.
+    unsafe {
+        use mlir_sys::*;
+        if mlirTypeIsAInteger(ty) {
+            let width = mlirIntegerTypeGetWidth(ty);
+            let prefix = if mlirIntegerTypeIsSigned(ty) {
+                "si"
+            } else if mlirIntegerTypeIsUnsigned(ty) {
+                "ui"
+            } else {
+                "i"
+            };
+            return Some(format!("{prefix}{width}"));
+        }
+        let name = if mlirTypeIsAF64(ty) {
+            "f64"
+        } else if mlirTypeIsAF32(ty) {
+            "f32"
+        } else if mlirTypeIsAF16(ty) {
+            "f16"
+        } else if mlirTypeIsABF16(ty) {
+            "bf16"
+        } else if mlirTypeIsAIndex(ty) {
+            "index"
+        } else {
+            return None;
+        };
+        Some(name.to_string())
+    }
 }
 
 /// Prints an attribute as MLIR does.
 pub fn attr_to_string(attr: MlirAttribute) -> String {
     print_with(|cb, data| unsafe { mlirAttributePrint(attr, cb, data) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names made without the printer are what the printer prints.
+    #[test]
+    fn builtin_scalar_names_are_what_mlir_prints() {
+        let context = crate::create_context();
+        for text in [
+            "i1", "i8", "i32", "i64", "si16", "ui8", "index", "f16", "bf16", "f32", "f64",
+        ] {
+            let ty = melior::ir::r#type::TypeLike::to_raw(
+                &melior::ir::Type::parse(&context, text).expect("a builtin type"),
+            );
+            let printed = print_with(|cb, data| unsafe { mlirTypePrint(ty, cb, data) });
+            assert_eq!(printed, text);
+            assert_eq!(builtin_scalar_name(ty).as_deref(), Some(text));
+        }
+    }
 }

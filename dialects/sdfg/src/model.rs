@@ -921,6 +921,18 @@ pub fn mention_counts(sdfg: Op<'_>) -> HashMap<String, usize> {
             .chain((0..op.num_regions()).flat_map(|r| op.region_args(r)));
         for value in values {
             let ty = value.ty();
+            // SAFETY: `ty` is a live type of a value of `sdfg`.
+            let plain = unsafe {
+                mlir_sys::mlirTypeIsAInteger(ty)
+                    || mlir_sys::mlirTypeIsAFloat(ty)
+                    || mlir_sys::mlirTypeIsAIndex(ty)
+                    || mlir_sys::mlirTypeIsAVector(ty)
+            };
+            if plain {
+                // Numbers and vectors of them name no symbols, and printing
+                // them to find that out was most of this function's time.
+                continue;
+            }
             let names = type_names
                 .entry(ty.ptr)
                 .or_insert_with(|| identifiers(&crate::ir::type_to_string(ty)).collect());

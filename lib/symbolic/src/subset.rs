@@ -620,6 +620,32 @@ impl Subset {
         {
             return Ok(Tri::False);
         }
+        // Contiguous ranges that provably overlap in every dimension (the
+        // same `0:N` on both sides, as when two states write one array)
+        // settle it too: the box of the overlaps is not empty.
+        let le = |x: &Expr, y: &Expr| compare_le(x, y, asm).is_true();
+        let overlap = |a: &Range, b: &Range| {
+            let (a0, a1, b0, b1) = (
+                a.min_element(),
+                a.max_element(),
+                b.min_element(),
+                b.max_element(),
+            );
+            a.is_contiguous()
+                && b.is_contiguous()
+                && le(&a0, &a1)
+                && le(&b0, &b1)
+                && le(&a0, &b1)
+                && le(&b0, &a1)
+        };
+        if self
+            .ranges
+            .iter()
+            .zip(&other.ranges)
+            .all(|(a, b)| overlap(a, b))
+        {
+            return Ok(Tri::True);
+        }
         if let Some(t) = crate::isl::intersects(self, other, asm) {
             return Ok(t);
         }

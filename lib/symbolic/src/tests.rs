@@ -398,12 +398,20 @@ fn covers_intersects_union() {
         ss("i, i:i + 2").intersects(&ss("i, i + 1"), &asm).unwrap(),
         Tri::True
     );
+    // Contiguous ranges that provably overlap in every dimension.
+    assert_eq!(whole.intersects(&whole, &asm).unwrap(), Tri::True);
+    let none = Assumptions::new();
+    assert_eq!(
+        ss("i:i + 4, 0:10").intersects(&ss("i + 2, 5:20"), &none).unwrap(),
+        Tri::True
+    );
+    // Not when one side may be empty (N = 0 without the assumptions).
+    assert_ne!(ss("0:N").intersects(&ss("0:N"), &none).unwrap(), Tri::True);
     let u = ss("0:N").union(&ss("N:2*N"), &asm).unwrap();
     assert_eq!(u, ss("0:2*N"));
     let u = ss("0:N").union(&ss("M:M + 1"), &asm).unwrap();
     assert_eq!(u, ss("0:Max(N, M + 1)"));
     assert_eq!(ss("0:N").union(&ss("1:N - 1"), &asm).unwrap(), ss("0:N"));
-    let none = Assumptions::new();
     assert_eq!(
         ss("a:b").union(&ss("c:d"), &none).unwrap(),
         ss("Min(a, c):Max(b, d)")

@@ -259,8 +259,9 @@ pub struct Size {
     pub nodes: usize,
 }
 
-/// Counts the states and dataflow nodes under `root`, as DaCe's
-/// `sum(len(s.nodes()) for s in sdfg.all_states())` does.
+/// Counts the states and dataflow nodes under `root`, nested SDFGs
+/// included, as DaCe's `sum(len(s.nodes()) for s in sdfg.all_states())`
+/// summed over `sdfg.all_sdfgs_recursive()` does.
 pub fn size(root: Op<'_>) -> Size {
     let mut size = Size::default();
     for op in root.descendants() {
