@@ -3,13 +3,14 @@
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(sdfg-vectorization{vector-length=4 param=k})' | FileCheck %s --check-prefix=PARAM
 // RUN: sdfg-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(sdfg-vectorization{label=leave})' -o /dev/null
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: for f in vectorize_scale vectorize_row_sums vectorize_into_shared_sums; do \
-// RUN:   sdfg-run %s --function $f --seed 5 --out %t/$f.before > /dev/null && \
-// RUN:   sdfg-run %s --function $f --seed 5 --out %t/$f.after --pass-pipeline='builtin.module(sdfg-vectorization{vector-length=8})' > /dev/null && \
+// RUN: for f in vectorize_scale vectorize_row_sums vectorize_into_shared_sums vectorize_with_a_remainder; do \
+// RUN:   sdfg-run %s --function $f --seed 5 --set N=13 --out %t/$f.before > /dev/null && \
+// RUN:   sdfg-run %s --function $f --seed 5 --set N=13 --out %t/$f.after --pass-pipeline='builtin.module(sdfg-vectorization{vector-length=8})' > /dev/null && \
 // RUN:   %python %S/../Target/HLS/Inputs/compare.py %t/$f.before %t/$f.after; done | FileCheck %s --check-prefix=SAME
 // SAME: 1 outputs match
 // SAME: 1 outputs match
 // SAME: 1 outputs match
+// SAME: 2 outputs match
 
 // B[i, j] = A[i, j] * S[i] + 2 * j + 1: the row of A moves as vectors,
 // S[i] is broadcast, and the symbol's lanes are j + (0, 2, 4, ...).
@@ -121,19 +122,54 @@ sdfg.sdfg @vectorize_into_shared_sums(%A: !sdfg.array<f64 ["5", "24"]> as "A", %
 
 // -----
 
+// A count that is not a multiple of the length (N = 13 in the run above):
+// the vector map covers the first N - N % 8 columns, a copy of the map as
+// it was the rest, and both write B (a store) and R (a sum) through the
+// same access nodes.
+// CHECK-LABEL: sdfg.sdfg @vectorize_with_a_remainder
+// CHECK: %[[V:.*]]:2 = sdfg.map "scale2" ["i" = "0:3", "j" = "0:N - Mod(N, 8):8"]
+// CHECK: outs("o" : vector<8xf64>, "s" : f64)
+// CHECK: %[[REST:.*]]:2 = sdfg.map "scale2_remainder" ["i" = "0:3", "j" = "N - Mod(N, 8):N"] ins("a" = %{{.*}}["0:3, N - Mod(N, 8):N"]
+// CHECK: outs("o" : f64, "s" : f64)
+// CHECK: sdfg.access %B writes(%[[V]]#0["0:3, 0:{{.*}}"] : !sdfg.array<f64 ["3", "N"]>, %[[REST]]#0["0:3, N - Mod(N, 8):N"] : !sdfg.array<f64 ["3", "N"]>)
+// CHECK: sdfg.access %R writes(%[[V]]#1["0:3", volume "{{.*}}", wcr sum] : !sdfg.array<f64 ["3"]>, %[[REST]]#1["0:3", volume "3*Mod(N, 8)", wcr sum] : !sdfg.array<f64 ["3"]>)
+sdfg.sdfg @vectorize_with_a_remainder(%A: !sdfg.array<f64 ["3", "N"]> as "A", %B: !sdfg.array<f64 ["3", "N"]> as "B", %R: !sdfg.array<f64 ["3"]> as "R") symbols {N = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["3", "N"]>
+    %r:2 = sdfg.map "scale2" ["i" = "0:3", "j" = "0:N"] ins("a" = %a["0:3, 0:N"] : !sdfg.array<f64 ["3", "N"]>) outs("b" : !sdfg.array<f64 ["3", "N"]>, "r" : !sdfg.array<f64 ["3"]>) {
+    ^bb0(%ai: !sdfg.array<f64 ["3", "N"]>):
+      %t:2 = sdfg.tasklet "s" ins("x" = %ai["i, j"] : !sdfg.array<f64 ["3", "N"]>) outs("o" : f64, "s" : f64) {
+      ^bb0(%x: f64):
+        %c = sdfg.sym "j + 1" : f64
+        %p = arith.mulf %x, %c : f64
+        sdfg.yield %p, %x : f64, f64
+      }
+      sdfg.exit("b" = %t#0["i, j"] : f64, "r" = %t#1["i", wcr sum] : f64)
+    }
+    %b = sdfg.access %B writes(%r#0["0:3, 0:N"] : !sdfg.array<f64 ["3", "N"]>) : !sdfg.array<f64 ["3", "N"]>
+    %s = sdfg.access %R writes(%r#1["0:3", wcr sum] : !sdfg.array<f64 ["3"]>) : !sdfg.array<f64 ["3"]>
+  }
+}
+
+// -----
+
 // Maps the transformation leaves alone, each with its reason.
 sdfg.sdfg @do_not_vectorize(%A: !sdfg.array<f64 ["8", "N"]> as "A", %B: !sdfg.array<f64 ["8", "16"]> as "B", %R: !sdfg.array<f64 ["8"]> as "R") symbols {N = i64} {
   sdfg.state @s {
     %a = sdfg.access %A : !sdfg.array<f64 ["8", "N"]>
     %b = sdfg.access %B : !sdfg.array<f64 ["8", "16"]>
-    // expected-warning @+1 {{sdfg-vectorization does not apply: the count of `j` in `0:N` is not provably a multiple of 8 (tile the map first)}}
-    %m1 = sdfg.map "leave" ["i" = "0:8", "j" = "0:N"] ins("a" = %a["0:8, 0:N"] : !sdfg.array<f64 ["8", "N"]>) outs("r" : !sdfg.array<f64 ["8"]>) {
+    %m1 = sdfg.map "outer" ["i" = "0:8"] ins("a" = %a["0:8, 0:N"] : !sdfg.array<f64 ["8", "N"]>) outs("r" : !sdfg.array<f64 ["8"]>) {
     ^bb0(%ai: !sdfg.array<f64 ["8", "N"]>):
-      %t = sdfg.tasklet "id" ins("x" = %ai["i, j"] : !sdfg.array<f64 ["8", "N"]>) outs("o" : f64) {
-      ^bb0(%x: f64):
-        sdfg.yield %x : f64
+      // expected-warning @+1 {{sdfg-vectorization does not apply: the count of `j` in `0:N` is not provably a multiple of 8, and the map is inside another scope, where no remainder map can follow it (tile the map first)}}
+      %in = sdfg.map "leave" ["j" = "0:N"] ins("a" = %ai["i, 0:N"] : !sdfg.array<f64 ["8", "N"]>) outs("r" : !sdfg.array<f64 ["8"]>) {
+      ^bb0(%aj: !sdfg.array<f64 ["8", "N"]>):
+        %t = sdfg.tasklet "id" ins("x" = %aj["i, j"] : !sdfg.array<f64 ["8", "N"]>) outs("o" : f64) {
+        ^bb0(%x: f64):
+          sdfg.yield %x : f64
+        }
+        sdfg.exit("r" = %t["i", wcr sum] : f64)
       }
-      sdfg.exit("r" = %t["i", wcr sum] : f64)
+      sdfg.exit("r" = %in["i", wcr sum] : !sdfg.array<f64 ["8"]>)
     }
     // expected-warning @+1 {{sdfg-vectorization does not apply: `j, i` moves with `j` in a dimension whose stride is not 1}}
     %m2 = sdfg.map "leave" ["i" = "0:16", "j" = "0:8"] ins("b" = %b["0:8, 0:16"] : !sdfg.array<f64 ["8", "16"]>) outs("r" : !sdfg.array<f64 ["8"]>) {
@@ -178,6 +214,16 @@ sdfg.sdfg @do_not_vectorize(%A: !sdfg.array<f64 ["8", "N"]> as "A", %B: !sdfg.ar
       }
       sdfg.exit("r" = %t["i", wcr sum] : f64)
     }
-    %r = sdfg.access %R writes(%m1["0:8", wcr sum] : !sdfg.array<f64 ["8"]>, %m2["0:8", wcr sum] : !sdfg.array<f64 ["8"]>, %m3["0:8", wcr sum] : !sdfg.array<f64 ["8"]>, %m4["0:8"] : !sdfg.array<f64 ["8"]>, %m5["0:8", wcr sum] : !sdfg.array<f64 ["8"]>) : !sdfg.array<f64 ["8"]>
+    // An empty range written backwards: a remainder map would run.
+    // expected-warning @+1 {{sdfg-vectorization does not apply: the count of `j` in `1:0` is not provably a multiple of 8, and its count `-1` is not provably non-negative}}
+    %m6 = sdfg.map "leave" ["i" = "0:8", "j" = "1:0"] ins("b" = %b["0:8, 0:16"] : !sdfg.array<f64 ["8", "16"]>) outs("r" : !sdfg.array<f64 ["8"]>) {
+    ^bb0(%bi: !sdfg.array<f64 ["8", "16"]>):
+      %t = sdfg.tasklet "id" ins("x" = %bi["i, j"] : !sdfg.array<f64 ["8", "16"]>) outs("o" : f64) {
+      ^bb0(%x: f64):
+        sdfg.yield %x : f64
+      }
+      sdfg.exit("r" = %t["i", wcr sum] : f64)
+    }
+    %r = sdfg.access %R writes(%m1["0:8", wcr sum] : !sdfg.array<f64 ["8"]>, %m2["0:8", wcr sum] : !sdfg.array<f64 ["8"]>, %m3["0:8", wcr sum] : !sdfg.array<f64 ["8"]>, %m4["0:8"] : !sdfg.array<f64 ["8"]>, %m5["0:8", wcr sum] : !sdfg.array<f64 ["8"]>, %m6["0:8", wcr sum] : !sdfg.array<f64 ["8"]>) : !sdfg.array<f64 ["8"]>
   }
 }

@@ -402,7 +402,9 @@ fn covers_intersects_union() {
     assert_eq!(whole.intersects(&whole, &asm).unwrap(), Tri::True);
     let none = Assumptions::new();
     assert_eq!(
-        ss("i:i + 4, 0:10").intersects(&ss("i + 2, 5:20"), &none).unwrap(),
+        ss("i:i + 4, 0:10")
+            .intersects(&ss("i + 2, 5:20"), &none)
+            .unwrap(),
         Tri::True
     );
     // Not when one side may be empty (N = 0 without the assumptions).

@@ -16,7 +16,8 @@
 //!   }
 //!   sdfg.exit ("B" = %t["i, j"] : f64)
 //! }
-//! // after sdfg-vectorization{vector-length=8} (N a multiple of 8)
+//! // after sdfg-vectorization{vector-length=8}, N a multiple of 8 (or
+//! // else j = 0:N - N % 8:8, and the map as it was over j = N - N % 8:N)
 //! %m = sdfg.map ["i" = "0:M", "j" = "0:N:8"] ins(...) outs(...) {
 //!   %t = sdfg.tasklet ins("a" = %A["i, j:j + 8"] : ..., "s" = %S["i"] : ...) outs("b" : vector<8xf64>) {
 //!   ^bb0(%a: vector<8xf64>, %s: f64):
@@ -56,10 +57,18 @@
 //!
 //! The map holds exactly one tasklet with an MLIR body (DaCe's pattern),
 //! no `by_ref` outputs, no side effects and no stream inputs (each
-//! iteration pops once); its last parameter runs with
-//! step 1, over a count that is provably a multiple of `L` (tile or strip
-//! mine the map first: unlike DaCe, no remainder map is made, so the
-//! vector loop has no scalar epilogue to run). Every memlet that mentions
+//! iteration pops once); its last parameter runs with step 1.
+//!
+//! Where its count is not provably a multiple of `L`, the vector map
+//! covers the largest multiple (`j = 0:N - N % 8:8`), and a copy of the
+//! map as it was, over the rest (`j = N - N % 8:N`), follows it in the
+//! state and writes the same access nodes: DaCe's remainder map
+//! (`postamble`). That needs a map of a state whose results only go to
+//! access nodes; inside another scope, tile or strip mine the map first.
+//! The two maps touch different iterations, so together they compute
+//! what the map did.
+//!
+//! Every memlet that mentions
 //! `j` indexes a single element, and mentions `j` only in one dimension
 //! of stride 1, as `j + c`; the connector's type is the container's
 //! element type (an integer or float), so that the lanes are what the
@@ -162,7 +171,106 @@ enum Output {
 /// says why it does not apply (and leaves the map as it was).
 pub fn vectorize_map(map: Op<'_>, length: u32) -> Result<(), String> {
     let plan = plan(map, length)?;
-    apply(map, &plan, length)
+    // The remainder map is a copy of the map as it was, made before the
+    // map changes and put in place once it has.
+    // SAFETY: `map` is live; the copy belongs to no block until
+    // `follow_with` inserts it, or is destroyed below.
+    let rest = plan
+        .remainder
+        .as_ref()
+        .map(|_| unsafe { mlir_sys::mlirOperationClone(map.raw()) });
+    let done = apply(map, &plan, length);
+    match (rest, &plan.remainder) {
+        (Some(rest), Some(params)) if done.is_ok() => {
+            // SAFETY: the copy is live and detached.
+            let rest = unsafe { follow_with(map, rest) };
+            set_params(rest, params);
+            if let Some(label) = map.str_attr("label") {
+                rest.set_attr(
+                    "label",
+                    rewrite::str_attr(rest, &format!("{label}_remainder")),
+                );
+            }
+            sdfg_analysis::propagate::propagate_scope(map);
+            sdfg_analysis::propagate::propagate_scope(rest);
+        }
+        // SAFETY: the copy was never inserted, and nothing uses it.
+        (Some(rest), _) => unsafe { mlir_sys::mlirOperationDestroy(rest) },
+        _ => {}
+    }
+    done
+}
+
+/// Inserts the detached copy `rest` of `map` right after it, and writes
+/// its results where the map's results are written (each access node
+/// that a result of `map` writes gets the same result of `rest`, with the
+/// same memlet, as one more write).
+///
+/// # Safety
+/// `rest` is a live op that no block owns, with as many results as `map`.
+unsafe fn follow_with<'a>(map: Op<'a>, rest: mlir_sys::MlirOperation) -> Op<'a> {
+    let block = mlir_sys::mlirOperationGetBlock(map.raw());
+    mlir_sys::mlirBlockInsertOwnedOperationAfter(block, map.raw(), rest);
+    let rest = Op::from_raw(rest).expect("a live op");
+    for (result, copy) in map.results().into_iter().zip(rest.results()) {
+        for (access, operand) in result.uses() {
+            let Some(memlet) = memlet_at(access, operand) else {
+                continue;
+            };
+            let mut segments: Vec<Vec<Val<'_>>> =
+                (0..4).map(|k| access.operand_segment(k)).collect();
+            segments[1].push(copy);
+            let mut memlets = access.array_attr("write_memlets");
+            memlets.push(memlet.to_attr(access.context()));
+            rewrite::set_operand_segments(access, &segments);
+            access.set_attr(
+                "write_memlets",
+                sdfg_dialect::ir::array_of(access.context(), &memlets),
+            );
+        }
+    }
+    rest
+}
+
+/// Where the count of the map's last parameter is not provably a
+/// multiple of the vector length: the vector map's range and the
+/// remainder map's (`start : start + count - count % L : L` and
+/// `start + count - count % L : end`). The remainder map follows the
+/// vector map in its state and writes the same access nodes, so the map
+/// must be a map of a state whose results go only to access nodes.
+fn split(
+    map: Op<'_>,
+    r: &Range,
+    lanes: &Expr,
+    asm: &sdfg_symbolic::Assumptions,
+) -> Result<(Range, Range), String> {
+    let count = r.count();
+    // An empty range written backwards (`1:0`) has a negative count,
+    // whose remainder would run iterations the map never ran.
+    if !sdfg_symbolic::compare_le(&Expr::int(0), &count, asm).is_true() {
+        return Err(format!("its count `{count}` is not provably non-negative"));
+    }
+    if !map.parent().is_some_and(|p| p.is("sdfg.state")) {
+        return Err("the map is inside another scope, where no remainder map can follow it (tile the map first)".into());
+    }
+    for result in map.results() {
+        for (user, operand) in result.uses() {
+            let write =
+                user.is("sdfg.access") && operand >= 1 && operand <= user.operand_segment(1).len();
+            if !write {
+                return Err(format!(
+                    "a result of the map goes to `{}`, not an access node it writes, where the remainder map would write it too",
+                    user.name()
+                ));
+            }
+        }
+    }
+    let whole = Expr::sub(&count, &Expr::modulo(&count, lanes));
+    let cut = Expr::add(&r.start, &whole);
+    Ok((
+        Range::new(r.start.clone(), cut.clone(), lanes.clone()),
+        Range::new(cut, r.end.clone(), Expr::int(1)),
+    ))
 }
 
 /// Everything [`vectorize_map`] changes, decided before anything changes.
@@ -182,6 +290,9 @@ struct Plan<'a> {
     varying: HashSet<Val<'a>>,
     /// `sdfg.sym` ops affine in the parameter, with their slopes.
     syms: Vec<(Op<'a>, i64)>,
+    /// The parameters of the remainder map, where the count is not
+    /// provably a multiple of the length.
+    remainder: Option<Vec<(String, String)>>,
 }
 
 fn plan(map: Op<'_>, length: u32) -> Result<Plan<'_>, String> {
@@ -216,12 +327,18 @@ fn plan(map: Op<'_>, length: u32) -> Result<Plan<'_>, String> {
     let lanes = Expr::int(i64::from(length));
     let asm = super::assumptions_inside(map);
     let multiple = Expr::eq(&Expr::modulo(&r.count(), &lanes), &Expr::int(0));
-    if !asm.decide(&multiple).is_true() {
-        return Err(format!(
-            "the count of `{param}` in `{range}` is not provably a multiple of {length} (tile the map first)"
-        ));
-    }
-    let new_range = Range::new(r.start.clone(), r.end.clone(), lanes.clone());
+    let mut remainder = None;
+    let new_range = if asm.decide(&multiple).is_true() {
+        Range::new(r.start.clone(), r.end.clone(), lanes.clone())
+    } else {
+        let (vector, rest) = split(map, r, &lanes, &asm).map_err(|why| {
+            format!("the count of `{param}` in `{range}` is not provably a multiple of {length}, and {why}")
+        })?;
+        let mut params = all.clone();
+        params.last_mut().expect("a parameter").1 = Subset::new(vec![rest]).to_string();
+        remainder = Some(params);
+        vector
+    };
     all.last_mut().expect("a parameter").1 = Subset::new(vec![new_range]).to_string();
 
     let args = tasklet.region_args(0);
@@ -371,6 +488,7 @@ fn plan(map: Op<'_>, length: u32) -> Result<Plan<'_>, String> {
         varying_ops,
         varying,
         syms,
+        remainder,
     })
 }
 
