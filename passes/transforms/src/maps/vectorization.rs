@@ -214,9 +214,7 @@ unsafe fn follow_with<'a>(map: Op<'a>, rest: mlir_sys::MlirOperation) -> Op<'a> 
     let rest = Op::from_raw(rest).expect("a live op");
     for (result, copy) in map.results().into_iter().zip(rest.results()) {
         for (access, operand) in result.uses() {
-            let Some(memlet) = memlet_at(access, operand) else {
-                continue;
-            };
+            let memlet = memlet_at(access, operand).expect("split checked every write's memlet");
             let mut segments: Vec<Vec<Val<'_>>> =
                 (0..4).map(|k| access.operand_segment(k)).collect();
             segments[1].push(copy);
@@ -255,8 +253,11 @@ fn split(
     }
     for result in map.results() {
         for (user, operand) in result.uses() {
-            let write =
-                user.is("sdfg.access") && operand >= 1 && operand <= user.operand_segment(1).len();
+            // A write with its memlet, which the remainder's write copies.
+            let write = user.is("sdfg.access")
+                && operand >= 1
+                && operand <= user.operand_segment(1).len()
+                && memlet_at(user, operand).is_some();
             if !write {
                 return Err(format!(
                     "a result of the map goes to `{}`, not an access node it writes, where the remainder map would write it too",
