@@ -219,6 +219,40 @@ sdfg.sdfg @copy_out_of_own_array(%B: !sdfg.array<f32 ["4", "4"]> as "B") {
 
 // -----
 
+// A copy outside any parallel loop, in a known direction, runs its
+// leading dimension in parallel as a map would, when it has at least 16384
+// elements (tested at run time for a symbolic size): the threads that
+// wrote rows of T copy those rows on. A copy that may run backwards and
+// one of a small constant size stay loops.
+// CHECK-LABEL: func.func @parallel_copy
+// CHECK: %[[BIG:.*]] = arith.cmpi sge, %{{.*}}, %c16384
+// CHECK: scf.if %[[BIG]] {
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%arg4) step (%{{.*}}) {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %arg4 step
+// CHECK: memref.store %{{.*}}, %arg0
+// CHECK: scf.reduce
+// CHECK: } else {
+// CHECK-NOT: scf.parallel
+// CHECK: memref.store %{{.*}}, %arg0
+// CHECK-NOT: scf.parallel
+// CHECK: arith.select
+// CHECK-NOT: scf.parallel
+// CHECK: return
+sdfg.sdfg @parallel_copy(%B: !sdfg.array<f64 ["N", "N"]> as "B", %C: !sdfg.array<f64 ["4", "4"]> as "C", %D: !sdfg.array<f64 ["N"]> as "D", %E: !sdfg.array<f64 ["N"]> as "E") symbols {N = i64} {
+  %T = sdfg.alloc "T" : !sdfg.array<f64 ["N", "N"]>
+  %U = sdfg.alloc "U" : !sdfg.array<f64 ["4", "4"]>
+  sdfg.state @s {
+    %t = sdfg.access %T : !sdfg.array<f64 ["N", "N"]>
+    %b = sdfg.access %B writes(%t["0:N, 0:N"] : !sdfg.array<f64 ["N", "N"]>) : !sdfg.array<f64 ["N", "N"]>
+    %u = sdfg.access %U : !sdfg.array<f64 ["4", "4"]>
+    %c = sdfg.access %C writes(%u["0:4, 0:4"] : !sdfg.array<f64 ["4", "4"]>) : !sdfg.array<f64 ["4", "4"]>
+    %d = sdfg.access %D : !sdfg.array<f64 ["N"]>
+    %e = sdfg.access %E writes(%d["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// -----
+
 // A memref connector receives a strided view of its memlet's subset.
 // CHECK-LABEL: func.func @array_connector
 // CHECK: %[[V:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [%{{.*}}], strides: [%{{.*}}] : memref<?xf64> to memref<?xf64, strided<[?], offset: ?>>

@@ -692,48 +692,190 @@ impl<'a> Function<'a, '_> {
                 .collect::<Vec<_>>()
         };
         let same_shape = squeeze(&src_sizes) == squeeze(&dst_sizes);
-        // Loop over the source subset's points (backwards when the
-        // destination overlaps the source's later elements); map each to
-        // the destination's point with the same position.
-        let mut loop_env = env.clone();
-        let mut counters = vec![None; src_sizes.len()];
         let moving: Vec<usize> = (0..src_sizes.len())
             .filter(|d| src_sizes[*d].as_int() != Some(1))
             .collect();
-        match thread {
-            Some(thread) => {
-                // The thread's position, unravelled over the non-unit sizes.
-                loop_env.insert("__copy_thread".into(), thread.to_string());
-                let sizes: Vec<Expr> = moving.iter().map(|d| src_sizes[*d].clone()).collect();
-                let position = Expr::unravel(&Expr::symbol("__copy_thread"), &sizes);
-                for (d, k) in moving.iter().zip(position) {
-                    counters[*d] = Some(k);
-                }
-            }
-            None => {
-                let backwards = self.copy_backwards(op, env, (src, from), (dst, to))?;
-                for d in moving.iter().copied() {
-                    let zero = self.body.index(0);
-                    let one = self.body.index(1);
-                    let n = self.emit_int(op, &loop_env, &src_sizes[d])?;
-                    let iv = self.body.fresh();
-                    self.body
-                        .open(format!("scf.for {iv} = {zero} to {n} step {one}"));
-                    let k = match &backwards {
-                        Some(flag) => {
-                            let last = self.body.assign(format!("arith.subi {n}, {one} : index"));
-                            let down = self.body.assign(format!("arith.subi {last}, {iv} : index"));
-                            self.body
-                                .assign(format!("arith.select {flag}, {down}, {iv} : index"))
-                        }
-                        None => iv,
-                    };
-                    let name = format!("__copy{d}");
-                    loop_env.insert(name.clone(), k);
-                    counters[d] = Some(Expr::symbol(&name));
-                }
-            }
+        let shape = CopyShape {
+            src_sizes,
+            dst_sizes,
+            same_shape,
+            moving,
+        };
+        let Some(thread) = thread else {
+            return self.copy_loops(op, env, (src, from), (dst, to), wcr, parallel, &shape);
+        };
+        // The thread's position, unravelled over the non-unit sizes.
+        let mut loop_env = env.clone();
+        loop_env.insert("__copy_thread".into(), thread.to_string());
+        let sizes: Vec<Expr> = shape
+            .moving
+            .iter()
+            .map(|d| shape.src_sizes[*d].clone())
+            .collect();
+        let position = Expr::unravel(&Expr::symbol("__copy_thread"), &sizes);
+        let mut counters = vec![None; shape.src_sizes.len()];
+        for (d, k) in shape.moving.iter().zip(position) {
+            counters[*d] = Some(k);
         }
+        self.copy_point(
+            op,
+            &loop_env,
+            (src, from),
+            (dst, to),
+            wcr,
+            parallel,
+            &shape,
+            &counters,
+        )
+    }
+
+    /// The loops of [`Self::copy_elements`] over the source subset's points
+    /// (backwards where the destination may overlap the source's later
+    /// elements). Outside a parallel loop, a copy in one known direction
+    /// runs its leading dimensions in parallel, as a map's do, when it has
+    /// at least [`PARALLEL_COPY`] elements (a test at run time where its
+    /// size is symbolic): the threads that wrote a map's rows then copy
+    /// those rows on (Floyd-Warshall's `path[:] = tmp` after each step).
+    #[allow(clippy::too_many_arguments)]
+    fn copy_loops(
+        &mut self,
+        op: Op<'a>,
+        env: &HashMap<String, String>,
+        (src, from): (&Data, &Subset),
+        (dst, to): (&Data, &Subset),
+        wcr: Option<Reduction>,
+        parallel: &[String],
+        shape: &CopyShape,
+    ) -> Result<'a, ()> {
+        let backwards = self.copy_backwards(op, env, (src, from), (dst, to))?;
+        let sizes: Vec<&Expr> = shape.moving.iter().map(|d| &shape.src_sizes[*d]).collect();
+        let extents: Vec<Option<i64>> = sizes.iter().map(|e| e.as_int()).collect();
+        let count = sizes.iter().fold(Expr::int(1), |n, e| Expr::mul(&n, e));
+        let eligible = backwards.is_none()
+            && wcr.is_none()
+            && !dst.stream
+            && !self.in_parallel_loop(parallel)
+            && count.as_int().is_none_or(|n| n >= PARALLEL_COPY);
+        let in_parallel = if eligible {
+            parallel_dimensions(&extents)
+        } else {
+            0
+        };
+        let nest = |this: &mut Self, in_parallel: usize| {
+            this.copy_nest(
+                op,
+                env,
+                (src, from),
+                (dst, to),
+                wcr,
+                parallel,
+                shape,
+                backwards.as_deref(),
+                in_parallel,
+            )
+        };
+        if in_parallel == 0 || count.as_int().is_some() {
+            return nest(self, in_parallel);
+        }
+        let n = self.emit_int(op, env, &count)?;
+        let least = self.body.index(PARALLEL_COPY);
+        let big = self
+            .body
+            .assign(format!("arith.cmpi sge, {n}, {least} : index"));
+        self.body.open(format!("scf.if {big}"));
+        nest(self, in_parallel)?;
+        self.body.middle("else");
+        nest(self, 0)?;
+        self.body.close("");
+        Ok(())
+    }
+
+    /// One loop nest of [`Self::copy_loops`], its first `in_parallel`
+    /// dimensions one `scf.parallel`; `backwards` is the `i1` that reverses
+    /// every loop.
+    #[allow(clippy::too_many_arguments)]
+    fn copy_nest(
+        &mut self,
+        op: Op<'a>,
+        env: &HashMap<String, String>,
+        (src, from): (&Data, &Subset),
+        (dst, to): (&Data, &Subset),
+        wcr: Option<Reduction>,
+        parallel: &[String],
+        shape: &CopyShape,
+        backwards: Option<&str>,
+        in_parallel: usize,
+    ) -> Result<'a, ()> {
+        let mut loop_env = env.clone();
+        let mut counters = vec![None; shape.src_sizes.len()];
+        let mut parallel_ivs = Vec::new();
+        let mut parallel_ends = Vec::new();
+        for (position, d) in shape.moving.iter().copied().enumerate() {
+            let zero = self.body.index(0);
+            let one = self.body.index(1);
+            let n = self.emit_int(op, &loop_env, &shape.src_sizes[d])?;
+            let iv = self.body.fresh();
+            if position < in_parallel {
+                parallel_ivs.push(iv.clone());
+                parallel_ends.push(n.clone());
+                if position + 1 == in_parallel {
+                    let count = parallel_ivs.len();
+                    self.body.open(format!(
+                        "scf.parallel ({}) = ({}) to ({}) step ({})",
+                        parallel_ivs.join(", "),
+                        vec![zero; count].join(", "),
+                        parallel_ends.join(", "),
+                        vec![one.clone(); count].join(", ")
+                    ));
+                }
+            } else {
+                self.body
+                    .open(format!("scf.for {iv} = {zero} to {n} step {one}"));
+            }
+            let k = match backwards {
+                Some(flag) => {
+                    let last = self.body.assign(format!("arith.subi {n}, {one} : index"));
+                    let down = self.body.assign(format!("arith.subi {last}, {iv} : index"));
+                    self.body
+                        .assign(format!("arith.select {flag}, {down}, {iv} : index"))
+                }
+                None => iv,
+            };
+            let name = format!("__copy{d}");
+            loop_env.insert(name.clone(), k);
+            counters[d] = Some(Expr::symbol(&name));
+        }
+        self.copy_point(
+            op,
+            &loop_env,
+            (src, from),
+            (dst, to),
+            wcr,
+            parallel,
+            shape,
+            &counters,
+        )?;
+        for _ in 0..shape.moving.len() - in_parallel.saturating_sub(1) {
+            self.body.close("");
+        }
+        Ok(())
+    }
+
+    /// Copies the source point at `counters` (the position in each moving
+    /// dimension) to the destination point with the same row-major
+    /// position.
+    #[allow(clippy::too_many_arguments)]
+    fn copy_point(
+        &mut self,
+        op: Op<'a>,
+        loop_env: &HashMap<String, String>,
+        (src, from): (&Data, &Subset),
+        (dst, to): (&Data, &Subset),
+        wcr: Option<Reduction>,
+        parallel: &[String],
+        shape: &CopyShape,
+        counters: &[Option<Expr>],
+    ) -> Result<'a, ()> {
         let position = |ranges: &[Range], counters: &[Option<Expr>]| -> Vec<Expr> {
             ranges
                 .iter()
@@ -744,10 +886,11 @@ impl<'a> Function<'a, '_> {
                 })
                 .collect()
         };
-        let src_point = position(from.ranges(), &counters);
-        let dst_point = if same_shape {
+        let src_point = position(from.ranges(), counters);
+        let dst_point = if shape.same_shape {
             let mut moving = counters.iter().flatten().cloned();
-            let dst_counters: Vec<Option<Expr>> = dst_sizes
+            let dst_counters: Vec<Option<Expr>> = shape
+                .dst_sizes
                 .iter()
                 .map(|s| {
                     if s.as_int() == Some(1) {
@@ -762,7 +905,7 @@ impl<'a> Function<'a, '_> {
             // Row-major position of the source point, unravelled over the
             // destination's sizes.
             let mut linear = Expr::int(0);
-            for (k, size) in counters.iter().zip(&src_sizes) {
+            for (k, size) in counters.iter().zip(&shape.src_sizes) {
                 linear = Expr::mul(&linear, size);
                 if let Some(k) = k {
                     linear = Expr::add(&linear, k);
@@ -770,7 +913,7 @@ impl<'a> Function<'a, '_> {
             }
             let mut point = Vec::new();
             let mut rest = linear;
-            for (r, size) in to.ranges().iter().zip(&dst_sizes).rev() {
+            for (r, size) in to.ranges().iter().zip(&shape.dst_sizes).rev() {
                 let k = Expr::modulo(&rest, size);
                 rest = Expr::floordiv(&rest, size);
                 point.push(range_index(r, &k));
@@ -778,24 +921,18 @@ impl<'a> Function<'a, '_> {
             point.reverse();
             point
         };
-        let value = self.load(op, &loop_env, src, &src_point)?;
+        let value = self.load(op, loop_env, src, &src_point)?;
         let dst_subset = Subset::indices(dst_point);
         self.store(
             op,
-            &loop_env,
+            loop_env,
             &value,
             &src.elem,
             dst,
             &dst_subset,
             wcr,
             parallel,
-        )?;
-        if thread.is_none() {
-            for _ in &moving {
-                self.body.close("");
-            }
-        }
-        Ok(())
+        )
     }
 
     pub(super) fn lower_tasklet(
@@ -1789,6 +1926,20 @@ impl<'a> Function<'a, '_> {
         }
         fail(nested, "an output reaches no data")
     }
+}
+
+/// The elements from which a copy outside parallel loops runs in
+/// parallel: a few pages, about what a fork and a join of a thread team
+/// cost to copy.
+const PARALLEL_COPY: i64 = 1 << 14;
+
+/// The sizes of a copy's two subsets, whether they are the same up to unit
+/// dimensions, and the source's dimensions that are not units.
+struct CopyShape {
+    src_sizes: Vec<Expr>,
+    dst_sizes: Vec<Expr>,
+    same_shape: bool,
+    moving: Vec<usize>,
 }
 
 /// How many leading dimensions of a parallel map, of iteration counts
