@@ -1,8 +1,9 @@
 // RUN: sdfg-opt %s --split-input-file --sdfg-move-loop-into-map | FileCheck %s
 // RUN: sdfg-opt %s --split-input-file --sdfg-move-loop-into-map="label=l" --verify-diagnostics -o /dev/null
 // RUN: sdfg-opt %s --split-input-file --sdfg-move-loop-into-map="label=other" | FileCheck %s --check-prefix=LABEL
+// RUN: sdfg-opt %s --split-input-file --sdfg-move-loop-into-map="calls-only=true" | FileCheck %s --check-prefix=CALLS
 // RUN: not sdfg-opt %s --split-input-file --sdfg-move-loop-into-map="depth=2" 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: sdfg-move-loop-into-map: unknown option `depth=2` (the option is label=NAME)
+// BAD: sdfg-move-loop-into-map: unknown option `depth=2` (the options are label=NAME and calls-only=true|false)
 
 // The same numbers before and after, for the programs of the first part.
 // RUN: %python -c "import sys; open(sys.argv[2], 'w').write(open(sys.argv[1]).read().split('// ' + '-' * 5)[0])" %s %t.before.mlir
@@ -14,6 +15,10 @@
 // RUN: sdfg-run %t.before.mlir --function products --set N=13 --seed 6 --out %t.b2 > /dev/null
 // RUN: sdfg-run %t.after.mlir --function products --set N=13 --seed 6 --out %t.a2 > /dev/null
 // RUN: %python %S/../Target/HLS/Inputs/compare.py %t.b2 %t.a2 | FileCheck %s --check-prefix=SAME
+// RUN: rm -rf %t.b3 %t.a3
+// RUN: sdfg-run %t.before.mlir --function triangular --set N=19 --set M=11 --seed 7 --out %t.b3 > /dev/null
+// RUN: sdfg-run %t.after.mlir --function triangular --set N=19 --set M=11 --seed 7 --out %t.a3 > /dev/null
+// RUN: %python %S/../Target/HLS/Inputs/compare.py %t.b3 %t.a3 | FileCheck %s --check-prefix=SAME
 // SAME: 1 outputs match
 
 // Row k depends on row k - 1 in the same column only: each column's
@@ -23,6 +28,10 @@
 // arguments are whole containers, so propagation keeps their first
 // elements: `0:j + 1`, not `j`.)
 // CHECK-LABEL: sdfg.sdfg @sweep
+// With calls-only, a map of tasklets keeps its loop.
+// CALLS-LABEL: sdfg.sdfg @sweep
+// CALLS: sdfg.loop @l
+// CALLS-NEXT: sdfg.state @head
 // CHECK-SAME: symbols {M = i64, N = i64}
 // CHECK: sdfg.state @l {
 // CHECK: sdfg.map "cols" ["j" = "0:M"] ins("a" = %{{.*}}["0:N - 1, 0:M"] : !sdfg.array<f64 ["N", "M"]>, "b" = %{{.*}}["0:N, 0:M", volume "-M + M*N"]
@@ -78,6 +87,74 @@ sdfg.sdfg @products(%A: !sdfg.array<f64 ["N", "N"]> as "A", %B: !sdfg.array<f64 
         sdfg.exit ("C" = %t["i, j", wcr sum] : f64)
       }
       %w = sdfg.access %C writes(%m["0:N, 0:N", wcr sum] : !sdfg.array<f64 ["N", "N"]>) : !sdfg.array<f64 ["N", "N"]>
+    }
+  }
+}
+
+
+// Row k of column j gains the dot product of the rows below it with
+// column k of B (PolyBench trmm's shape): a nested SDFG per column. Its
+// boundary memlets are prefixes (`0:N, 0:j + 1`: an argument starts at
+// its container's first element), which would overlap between columns;
+// the dependence test reads what the nested SDFG touches instead, rows
+// `k:N` of column j, so the loop moves in.
+// CHECK-LABEL: sdfg.sdfg @triangular
+// CHECK: sdfg.map "cols" ["j" = "0:M"]
+// CHECK: sdfg.nested "l_in_cols"
+// CHECK: sdfg.loop @l var "k"
+// CHECK: sdfg.nested "col"
+// CALLS-LABEL: sdfg.sdfg @triangular
+// CALLS: sdfg.map "cols" ["j" = "0:M"]
+// CALLS: sdfg.nested "l_in_cols"
+// CALLS: sdfg.loop @l var "k"
+sdfg.sdfg @triangular(%A: !sdfg.array<f64 ["N", "M"]> as "A", %B: !sdfg.array<f64 ["N", "N"]> as "B") symbols {M = i64, N = i64, k = i64} {
+  sdfg.loop @l var "k" init "0" cond "k < N" update "k + 1" {
+    sdfg.state @s {
+      %a = sdfg.access %A : !sdfg.array<f64 ["N", "M"]>
+      %b = sdfg.access %B : !sdfg.array<f64 ["N", "N"]>
+      %m = sdfg.map "cols" ["j" = "0:M"] ins("a" = %a["0:N, 0:M"] : !sdfg.array<f64 ["N", "M"]>, "b" = %b["0:N, 0:N"] : !sdfg.array<f64 ["N", "N"]>) outs("A" : !sdfg.array<f64 ["N", "M"]>) {
+      ^bb0(%ai: !sdfg.array<f64 ["N", "M"]>, %bi: !sdfg.array<f64 ["N", "N"]>):
+        %n = sdfg.nested "col" ins("A" = %ai["0:N, 0:j + 1"] : !sdfg.array<f64 ["N", "M"]>, "B" = %bi["0:N, 0:k + 1"] : !sdfg.array<f64 ["N", "N"]>) outs("A" : !sdfg.array<f64 ["N", "M"]>) symbols("M" = "M", "N" = "N", "j" = "j", "k" = "k") {
+          sdfg.sdfg @col(%A2: !sdfg.array<f64 ["N", "M"]> as "A", %B2: !sdfg.array<f64 ["N", "N"]> as "B") symbols {M = i64, N = i64, j = i64, k = i64} {
+            %S = sdfg.alloc "s" : !sdfg.scalar<f64>
+            sdfg.state @zero {
+              %t = sdfg.tasklet "zero" outs("o" : f64) {
+                %c = arith.constant 0.0 : f64
+                sdfg.yield %c : f64
+              }
+              %w = sdfg.access %S writes(%t["0"] : f64) : !sdfg.scalar<f64>
+            }
+            sdfg.state @sum {
+              %x = sdfg.access %A2 : !sdfg.array<f64 ["N", "M"]>
+              %y = sdfg.access %B2 : !sdfg.array<f64 ["N", "N"]>
+              %r = sdfg.map "rows" ["r" = "k + 1:N"] ins("x" = %x["k + 1:N, j"] : !sdfg.array<f64 ["N", "M"]>, "y" = %y["k + 1:N, k"] : !sdfg.array<f64 ["N", "N"]>) outs("s" : !sdfg.scalar<f64>) {
+              ^bb0(%xi: !sdfg.array<f64 ["N", "M"]>, %yi: !sdfg.array<f64 ["N", "N"]>):
+                %t = sdfg.tasklet "mul" ins("p" = %xi["r, j"] : !sdfg.array<f64 ["N", "M"]>, "q" = %yi["r, k"] : !sdfg.array<f64 ["N", "N"]>) outs("o" : f64) {
+                ^bb0(%p: f64, %q: f64):
+                  %o = arith.mulf %p, %q : f64
+                  sdfg.yield %o : f64
+                }
+                sdfg.exit ("s" = %t["0", wcr sum] : f64)
+              }
+              %w = sdfg.access %S writes(%r["0", wcr sum] : !sdfg.scalar<f64>) : !sdfg.scalar<f64>
+            }
+            sdfg.state @add {
+              %x = sdfg.access %A2 : !sdfg.array<f64 ["N", "M"]>
+              %v = sdfg.access %S : !sdfg.scalar<f64>
+              %t = sdfg.tasklet "add" ins("p" = %x["k, j"] : !sdfg.array<f64 ["N", "M"]>, "q" = %v["0"] : !sdfg.scalar<f64>) outs("o" : f64) {
+              ^bb0(%p: f64, %q: f64):
+                %o = arith.addf %p, %q : f64
+                sdfg.yield %o : f64
+              }
+              %w = sdfg.access %A2 writes(%t["k, j"] : f64) : !sdfg.array<f64 ["N", "M"]>
+            }
+            sdfg.edge @zero -> @sum
+            sdfg.edge @sum -> @add
+          }
+        }
+        sdfg.exit ("A" = %n["0:N, 0:j + 1"] : !sdfg.array<f64 ["N", "M"]>)
+      }
+      %w = sdfg.access %A writes(%m["0:N, 0:M"] : !sdfg.array<f64 ["N", "M"]>) : !sdfg.array<f64 ["N", "M"]>
     }
   }
 }

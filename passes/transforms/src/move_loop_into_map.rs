@@ -63,8 +63,13 @@
 //!
 //! Options: `label=NAME` (only the loop `@NAME`, with a warning where it
 //! does not apply). Without it, every loop is tried, innermost first.
+//! `calls-only=true` moves only loops whose map runs one nested SDFG per
+//! point and nothing else: `sdfg-auto-optimize` moves those, where each
+//! point's work is a call either way and the loop inside it keeps one
+//! thread on one column (see there).
 
 use sdfg_analysis::executions::{counted_loop, size_assumptions};
+use sdfg_analysis::propagate::touched_subset;
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{array_of, type_to_string, Op, Val};
 use sdfg_dialect::layout::layout;
@@ -77,7 +82,7 @@ pub static REGISTRATION: PassRegistration = PassRegistration {
     argument: "sdfg-move-loop-into-map",
     summary: "Move a loop whose body is one map into that map, as a nested SDFG each map \
               point runs (DaCe's MoveLoopIntoMap), where ISL proves that different points \
-              touch different elements; option label",
+              touch different elements; options label, calls-only (only maps whose body is one nested SDFG)",
     op_name: "builtin.module",
     create: || Box::new(MoveLoopIntoMap::default()),
 };
@@ -89,18 +94,29 @@ const PASS: &str = "sdfg-move-loop-into-map";
 pub struct MoveLoopIntoMap {
     /// Only the loop with this name.
     pub label: Option<String>,
+    /// Only loops whose map's body is one nested SDFG.
+    pub calls_only: bool,
 }
 
 impl RustPass for MoveLoopIntoMap {
     fn set_options(&mut self, options: &str) -> Result<(), String> {
-        if let Some(label) = crate::label_option(PASS, options)? {
-            self.label = Some(label);
+        for option in options.split_whitespace() {
+            match option.split_once('=') {
+                Some(("label", name)) => self.label = Some(name.to_string()),
+                Some(("calls-only", "true")) => self.calls_only = true,
+                Some(("calls-only", "false")) => self.calls_only = false,
+                _ => {
+                    return Err(format!(
+                        "{PASS}: unknown option `{option}` (the options are label=NAME and calls-only=true|false)"
+                    ))
+                }
+            }
         }
         Ok(())
     }
 
     fn run(&mut self, module: Op<'_>) -> Result<(), Diagnosed> {
-        move_loops_into_maps(module, self.label.as_deref());
+        move_loops_into_maps(module, self.label.as_deref(), self.calls_only);
         Ok(())
     }
 
@@ -111,8 +127,9 @@ impl RustPass for MoveLoopIntoMap {
 
 /// Moves every loop under `root` (or only the one named `label`, which
 /// gets a warning where it stays) into the map of its body where that is
-/// correct, innermost loops first; returns how many moved.
-pub fn move_loops_into_maps(root: Op<'_>, label: Option<&str>) -> usize {
+/// correct, innermost loops first; returns how many moved. With
+/// `calls_only`, only loops whose map's body is one nested SDFG.
+pub fn move_loops_into_maps(root: Op<'_>, label: Option<&str>, calls_only: bool) -> usize {
     let mut moved = 0;
     let mut refused: HashSet<Op> = HashSet::new();
     loop {
@@ -127,7 +144,7 @@ pub fn move_loops_into_maps(root: Op<'_>, label: Option<&str>) -> usize {
         };
         // A loop that moved is the nested SDFG's now, and stays there.
         refused.insert(lp);
-        match move_loop_into_map(lp) {
+        match move_loop_into_map(lp, calls_only) {
             Ok(_) => moved += 1,
             Err(why) => {
                 if label.is_some() {
@@ -171,8 +188,9 @@ fn add_argument<'a>(arguments: &mut Vec<Argument<'a>>, data: Val<'a>, read: bool
 }
 
 /// Moves the loop `lp` into the one map of its body (see the module
-/// documentation); returns the state that holds the map now.
-pub fn move_loop_into_map(lp: Op<'_>) -> Result<Op<'_>, String> {
+/// documentation), with `calls_only` only where that map's body is one
+/// nested SDFG; returns the state that holds the map now.
+pub fn move_loop_into_map(lp: Op<'_>, calls_only: bool) -> Result<Op<'_>, String> {
     if !lp.is("sdfg.loop") {
         return Err("not a loop region".into());
     }
@@ -209,6 +227,16 @@ pub fn move_loop_into_map(lp: Op<'_>) -> Result<Op<'_>, String> {
         return Err(format!("the body holds {} maps, not one", maps.len()));
     };
     let map = *map;
+    if calls_only {
+        let body: Vec<Op<'_>> = map
+            .region_ops(0)
+            .into_iter()
+            .filter(|o| !o.is("sdfg.exit"))
+            .collect();
+        if !matches!(body.as_slice(), [n] if n.is("sdfg.nested")) {
+            return Err("the map's body is not one nested SDFG (calls-only)".into());
+        }
+    }
     for node in &nodes {
         if *node == map {
             continue;
@@ -368,7 +396,8 @@ pub fn move_loop_into_map(lp: Op<'_>) -> Result<Op<'_>, String> {
 
 /// What the map's body reads and writes at its boundary, per container:
 /// the memlets of the uses of its inputs, and those of its exit (`true`
-/// for writes).
+/// for writes); for a nested SDFG, what it touches inside its arguments'
+/// boxes.
 fn boundary_accesses<'a>(
     map: Op<'a>,
     block_args: &[Val<'a>],
@@ -384,7 +413,20 @@ fn boundary_accesses<'a>(
                 return Err("the map reads through a dynamic memlet".into());
             }
             // A read's subset is on the side of the container it reads.
-            out.push((*data, parse(&memlet.subset)?, false));
+            // A nested SDFG's is the box its argument starts in; what it
+            // reads of it is tighter.
+            let touched = user
+                .is("sdfg.nested")
+                .then(|| {
+                    let name = *user.str_array_attr("in_names").get(operand)?;
+                    touched_subset(user, name, false, &memlet, *data)
+                })
+                .flatten();
+            out.push((
+                *data,
+                touched.map_or_else(|| parse(&memlet.subset), Ok)?,
+                false,
+            ));
         }
     }
     let exit = crate::scope_exit(map).ok_or("the map has no exit")?;
@@ -401,7 +443,17 @@ fn boundary_accesses<'a>(
         // A copy out of a buffer (`"0:M" -> "i, 0:M"`) names the
         // written container's subset second.
         let written = memlet.other.as_deref().unwrap_or(&memlet.subset);
-        out.push((arg_of_output[index], parse(written)?, true));
+        let data = arg_of_output[index];
+        let value = exit.operands()[k];
+        let touched = value
+            .defining_op()
+            .filter(|n| n.is("sdfg.nested") && memlet.other.is_none())
+            .and_then(|n| {
+                let position = n.results().iter().position(|r| *r == value)?;
+                let name = *n.str_array_attr("out_names").get(position)?;
+                touched_subset(n, name, true, &memlet, data)
+            });
+        out.push((data, touched.map_or_else(|| parse(written), Ok)?, true));
     }
     Ok(out)
 }

@@ -94,7 +94,7 @@
 mod nested;
 
 pub(crate) use nested::access_memlets;
-pub use nested::{argument_box, propagate_nested, symbol_mapping};
+pub use nested::{argument_box, propagate_nested, symbol_mapping, touched_subset};
 use sdfg_dialect::driver::{Diagnosed, PassRegistration, RustPass};
 use sdfg_dialect::ir::{Op, Val};
 use sdfg_dialect::layout::layout;

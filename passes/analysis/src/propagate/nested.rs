@@ -45,24 +45,56 @@ use sdfg_symbolic::{
 };
 use std::collections::{HashMap, HashSet};
 
+/// A nested SDFG's inside, read once for all its connectors.
+struct Inside<'a> {
+    mapping: HashMap<String, Expr>,
+    counts: Executions<'a>,
+    asm: Assumptions,
+    outside: HashSet<String>,
+    args: HashMap<&'a str, Val<'a>>,
+}
+
+impl<'a> Inside<'a> {
+    fn of(nested: Op<'a>) -> Option<Self> {
+        let inner = nested
+            .region_ops(0)
+            .into_iter()
+            .find(|o| o.is("sdfg.sdfg"))?;
+        let mapping = symbol_mapping(nested)?;
+        let outside = defined_outside(inner, &mapping);
+        Some(Inside {
+            counts: executions(inner),
+            asm: size_assumptions(inner),
+            outside,
+            args: inner
+                .str_array_attr("arg_names")
+                .into_iter()
+                .zip(inner.region_args(0))
+                .collect(),
+            mapping,
+        })
+    }
+
+    /// What the nested SDFG touches of its argument `name` (written when
+    /// `writes`, read otherwise), in the outer symbols: the argument, and
+    /// the summary with the argument's shape.
+    fn summary(&self, name: &str, writes: bool) -> Option<(Val<'a>, (Summary, Vec<Expr>))> {
+        let arg = self.args.get(name).copied()?;
+        let inner_summary = border(arg, writes, &self.counts, &self.asm)?;
+        Some((
+            arg,
+            moved_out(inner_summary, arg, &self.mapping, &self.outside)?,
+        ))
+    }
+}
+
 /// Recomputes the boundary memlets of a nested SDFG from the accesses of
 /// its arguments inside (see the module documentation).
 pub fn propagate_nested(nested: Op<'_>) -> Stats {
     let mut stats = Stats::default();
-    let Some(inner) = nested.region_ops(0).into_iter().find(|o| o.is("sdfg.sdfg")) else {
+    let Some(inside) = Inside::of(nested) else {
         return stats;
     };
-    let Some(mapping) = symbol_mapping(nested) else {
-        return stats;
-    };
-    let counts = executions(inner);
-    let asm = size_assumptions(inner);
-    let outside = defined_outside(inner, &mapping);
-    let args: HashMap<&str, Val> = inner
-        .str_array_attr("arg_names")
-        .into_iter()
-        .zip(inner.region_args(0))
-        .collect();
     let mut connectors: Vec<Connector> = Vec::new();
     for (k, (name, value)) in nested
         .str_array_attr("in_names")
@@ -85,21 +117,39 @@ pub fn propagate_nested(nested: Op<'_>) -> Stats {
         connectors.push((name, true, result, uses));
     }
     for (name, writes, container, outer) in connectors {
-        let arg = args.get(name).copied();
-        let summary = arg.and_then(|arg| {
-            let inner_summary = border(arg, writes, &counts, &asm)?;
-            moved_out(inner_summary, arg, &mapping, &outside)
-        });
+        let summary = inside.summary(name, writes);
         for (user, operand) in outer {
-            let updated = match (&summary, arg, memlet_at(user, operand)) {
-                (Some(s), Some(arg), Some(old)) => into_box(s, arg, &mapping, &old, container)
-                    .is_some_and(|new| set_memlet_at(user, operand, &merge(&old, &new))),
+            let updated = match (&summary, memlet_at(user, operand)) {
+                (Some((arg, s)), Some(old)) => {
+                    into_box(s, *arg, &inside.mapping, &old, container, true)
+                        .is_some_and(|new| set_memlet_at(user, operand, &merge(&old, &new)))
+                }
                 _ => false,
             };
             stats.count(updated);
         }
     }
     stats
+}
+
+/// The elements of `container` that a nested SDFG reads through its input
+/// `name` (or writes through its output `name`, when `writes`), bound by
+/// the boundary memlet `bound`: the exact summary of the accesses inside,
+/// which a boundary memlet widens to start at the argument's first
+/// element (see the module documentation), for dependence tests that must
+/// tell a prefix `0:j + 1` from the column `j` that is touched. `None`
+/// where the accesses inside cannot be read; the boundary memlet is the
+/// answer then.
+pub fn touched_subset(
+    nested: Op<'_>,
+    name: &str,
+    writes: bool,
+    bound: &Memlet,
+    container: Val<'_>,
+) -> Option<Subset> {
+    let inside = Inside::of(nested)?;
+    let (arg, summary) = inside.summary(name, writes)?;
+    into_box(&summary, arg, &inside.mapping, bound, container, false).map(|s| s.subset)
 }
 
 /// One connector of a nested SDFG: its name, whether it is an output, the
@@ -361,14 +411,40 @@ pub fn argument_box(
     Some(embedding)
 }
 
-/// The propagated summary placed in the box of the outer memlet `old`
-/// (whose first element stays where it is), cut to the outer container.
+/// Where an argument of shape `shape` sits in its container, from the box
+/// `given` of its boundary memlet: where the ranks are the same and the
+/// box is contiguous, the argument's extent from the box's first element,
+/// since a propagated memlet may cover less than the argument (`0:M,
+/// 0:j + 1` for an argument of shape `[M, N]`); `given` otherwise.
+fn argument_extent(given: Subset, shape: &[Expr]) -> Subset {
+    let contiguous = given
+        .ranges()
+        .iter()
+        .all(|r| r.step.as_int() == Some(1) && r.tile.as_int() == Some(1));
+    if !contiguous || given.dims() != shape.len() {
+        return given;
+    }
+    Subset::new(
+        given
+            .ranges()
+            .iter()
+            .zip(shape)
+            .map(|(r, size)| Range::new(r.start.clone(), Expr::add(&r.start, size), Expr::int(1)))
+            .collect(),
+    )
+}
+
+/// The propagated summary placed in the box of the outer memlet `old`,
+/// cut to the outer container. With `keep_start`, the box's first element
+/// stays where it is (a boundary memlet's start is where the argument
+/// starts).
 fn into_box(
     moved: &(Summary, Vec<Expr>),
     arg: Val<'_>,
     mapping: &HashMap<String, Expr>,
     old: &Memlet,
     container: Val<'_>,
+    keep_start: bool,
 ) -> Option<Summary> {
     let (summary, shape) = moved;
     if old.other.is_some() {
@@ -376,7 +452,7 @@ fn into_box(
     }
     let outer_shape = layout(container.ty()).ok()?.shape;
     let asm = Assumptions::for_array_sizes(outer_shape.iter().chain(shape));
-    let outer_box = parse_subset(&old.subset).ok()?;
+    let outer_box = argument_extent(parse_subset(&old.subset).ok()?, shape);
     let embedding = argument_box(arg, shape, mapping, &outer_box, container)?;
     let placed = embedding.apply_subset(&summary.subset).ok()?;
     if placed.dims() != outer_shape.len() {
@@ -388,7 +464,7 @@ fn into_box(
         .zip(outer_box.ranges())
         .zip(&outer_shape)
         .map(|((new, old), size)| {
-            let kept = if Expr::sub(&new.start, &old.start).as_int() == Some(0) {
+            let kept = if !keep_start || Expr::sub(&new.start, &old.start).as_int() == Some(0) {
                 new.clone()
             } else {
                 Range::new(old.start.clone(), new.bounding().end, Expr::int(1))
