@@ -2,6 +2,9 @@
 
 use crate::expr::{BitOp, Expr};
 use crate::rational::Rat;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::thread::LocalKey;
 
 /// A parse error with the 1-based column (in characters) where it was detected.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
@@ -804,8 +807,46 @@ fn lower_call(name: &str, args: &[Ast], col: usize) -> Result<Expr, ParseError> 
     })
 }
 
+/// Texts parsed by one thread, with their results.
+pub(crate) type Memo<T> = RefCell<HashMap<String, Result<T, ParseError>>>;
+
+/// Entries of a [`Memo`] past which it starts over.
+const MEMO_LIMIT: usize = 1 << 14;
+
+/// `compute(text)`, remembered in `memo`. Passes parse the same memlet
+/// subsets, conditions and assignments again and again (every step of
+/// simplify reads every memlet), and a parse costs microseconds where a
+/// lookup costs tens of nanoseconds; a parse is a function of the text
+/// alone.
+pub(crate) fn memoized<T: Clone + 'static>(
+    memo: &'static LocalKey<Memo<T>>,
+    text: &str,
+    compute: impl FnOnce(&str) -> Result<T, ParseError>,
+) -> Result<T, ParseError> {
+    if let Some(hit) = memo.with(|m| m.borrow().get(text).cloned()) {
+        return hit;
+    }
+    let result = compute(text);
+    memo.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= MEMO_LIMIT {
+            m.clear();
+        }
+        m.insert(text.to_owned(), result.clone());
+    });
+    result
+}
+
+thread_local! {
+    static PARSED: Memo<Expr> = RefCell::default();
+}
+
 /// Parses an expression in DaCe 1.0 (SymPy/Python) or DaCe 2.0 (`$N`, `3i64`, `$?`) syntax.
 pub fn parse(text: &str) -> Result<Expr, ParseError> {
+    memoized(&PARSED, text, parse_expression)
+}
+
+fn parse_expression(text: &str) -> Result<Expr, ParseError> {
     let mut p = Parser::new(text)?;
     let ast = p.expr()?;
     p.expect_eof()?;

@@ -25,7 +25,7 @@ use std::fmt;
 
 use crate::compare::{compare_eq, compare_le, Assumptions, Tri};
 use crate::expr::Expr;
-use crate::parse::{lower, ParseError, Parser, Tok};
+use crate::parse::{lower, memoized, Memo, ParseError, Parser, Tok};
 
 /// One dimension: tile origins `start:end:step` (exclusive end), each
 /// covering `tile` consecutive indices.
@@ -275,8 +275,16 @@ impl fmt::Display for Subset {
     }
 }
 
+thread_local! {
+    static PARSED: Memo<Subset> = std::cell::RefCell::default();
+}
+
 /// Parses the range text syntax described in the [module docs](self).
 pub fn parse_subset(text: &str) -> Result<Subset, ParseError> {
+    memoized(&PARSED, text, parse_ranges)
+}
+
+fn parse_ranges(text: &str) -> Result<Subset, ParseError> {
     let mut p = Parser::new(text)?;
     let mut ranges = Vec::new();
     if matches!(p.peek().tok, Tok::Eof) {

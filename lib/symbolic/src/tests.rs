@@ -630,3 +630,21 @@ fn bounds_tile_sizes_free_of_the_tile_origin() {
     assert_eq!(bound("t + N"), None);
     assert_eq!(bound("N"), Some(p("N")));
 }
+
+#[test]
+fn remembered_parses_are_the_parses() {
+    // Past the memo's limit it starts over: every answer stays the parse
+    // of its own text, errors included.
+    for k in 0..(1 << 14) + 10 {
+        let text = format!("{k} + N");
+        assert_eq!(p(&text), Expr::add(&Expr::int(k), &Expr::symbol("N")));
+        assert_eq!(
+            ss(&format!("0:{k}, i")).ranges()[0].end,
+            Expr::int(k),
+            "{text}"
+        );
+    }
+    assert_eq!(p("2 * N"), Expr::mul(&Expr::int(2), &Expr::symbol("N")));
+    assert!(parse("N +").is_err() && parse("N +").is_err());
+    assert!(parse_subset("0:N,,").is_err() && parse_subset("0:N,,").is_err());
+}
