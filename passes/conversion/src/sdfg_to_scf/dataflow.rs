@@ -695,38 +695,36 @@ impl<'a> Function<'a, '_> {
         let moving: Vec<usize> = (0..src_sizes.len())
             .filter(|d| src_sizes[*d].as_int() != Some(1))
             .collect();
-        let shape = CopyShape {
+        let copy = ElementCopy {
+            op,
+            src,
+            from,
+            dst,
+            to,
+            wcr,
+            parallel,
             src_sizes,
             dst_sizes,
             same_shape,
             moving,
         };
         let Some(thread) = thread else {
-            return self.copy_loops(op, env, (src, from), (dst, to), wcr, parallel, &shape);
+            return self.copy_loops(env, &copy);
         };
         // The thread's position, unravelled over the non-unit sizes.
         let mut loop_env = env.clone();
         loop_env.insert("__copy_thread".into(), thread.to_string());
-        let sizes: Vec<Expr> = shape
+        let sizes: Vec<Expr> = copy
             .moving
             .iter()
-            .map(|d| shape.src_sizes[*d].clone())
+            .map(|d| copy.src_sizes[*d].clone())
             .collect();
         let position = Expr::unravel(&Expr::symbol("__copy_thread"), &sizes);
-        let mut counters = vec![None; shape.src_sizes.len()];
-        for (d, k) in shape.moving.iter().zip(position) {
+        let mut counters = vec![None; copy.src_sizes.len()];
+        for (d, k) in copy.moving.iter().zip(position) {
             counters[*d] = Some(k);
         }
-        self.copy_point(
-            op,
-            &loop_env,
-            (src, from),
-            (dst, to),
-            wcr,
-            parallel,
-            &shape,
-            &counters,
-        )
+        self.copy_point(&loop_env, &copy, &counters)
     }
 
     /// The loops of [`Self::copy_elements`] over the source subset's points
@@ -736,46 +734,29 @@ impl<'a> Function<'a, '_> {
     /// at least [`PARALLEL_COPY`] elements (a test at run time where its
     /// size is symbolic): the threads that wrote a map's rows then copy
     /// those rows on (Floyd-Warshall's `path[:] = tmp` after each step).
-    #[allow(clippy::too_many_arguments)]
     fn copy_loops(
         &mut self,
-        op: Op<'a>,
         env: &HashMap<String, String>,
-        (src, from): (&Data, &Subset),
-        (dst, to): (&Data, &Subset),
-        wcr: Option<Reduction>,
-        parallel: &[String],
-        shape: &CopyShape,
+        copy: &ElementCopy<'_, 'a>,
     ) -> Result<'a, ()> {
-        let backwards = self.copy_backwards(op, env, (src, from), (dst, to))?;
-        let sizes: Vec<&Expr> = shape.moving.iter().map(|d| &shape.src_sizes[*d]).collect();
+        let (op, src, dst) = (copy.op, copy.src, copy.dst);
+        let backwards = self.copy_backwards(op, env, (src, copy.from), (dst, copy.to))?;
+        let sizes: Vec<&Expr> = copy.moving.iter().map(|d| &copy.src_sizes[*d]).collect();
         let extents: Vec<Option<i64>> = sizes.iter().map(|e| e.as_int()).collect();
         let count = sizes.iter().fold(Expr::int(1), |n, e| Expr::mul(&n, e));
         let eligible = backwards.is_none()
-            && wcr.is_none()
+            && copy.wcr.is_none()
             && !dst.stream
-            && !self.in_parallel_loop(parallel)
+            && !self.in_parallel_loop(copy.parallel)
             && count.as_int().is_none_or(|n| n >= PARALLEL_COPY);
         let in_parallel = if eligible {
             parallel_dimensions(&extents)
         } else {
             0
         };
-        let nest = |this: &mut Self, in_parallel: usize| {
-            this.copy_nest(
-                op,
-                env,
-                (src, from),
-                (dst, to),
-                wcr,
-                parallel,
-                shape,
-                backwards.as_deref(),
-                in_parallel,
-            )
-        };
+        let backwards = backwards.as_deref();
         if in_parallel == 0 || count.as_int().is_some() {
-            return nest(self, in_parallel);
+            return self.copy_nest(env, copy, backwards, in_parallel);
         }
         let n = self.emit_int(op, env, &count)?;
         let least = self.body.index(PARALLEL_COPY);
@@ -783,9 +764,9 @@ impl<'a> Function<'a, '_> {
             .body
             .assign(format!("arith.cmpi sge, {n}, {least} : index"));
         self.body.open(format!("scf.if {big}"));
-        nest(self, in_parallel)?;
+        self.copy_nest(env, copy, backwards, in_parallel)?;
         self.body.middle("else");
-        nest(self, 0)?;
+        self.copy_nest(env, copy, backwards, 0)?;
         self.body.close("");
         Ok(())
     }
@@ -793,27 +774,21 @@ impl<'a> Function<'a, '_> {
     /// One loop nest of [`Self::copy_loops`], its first `in_parallel`
     /// dimensions one `scf.parallel`; `backwards` is the `i1` that reverses
     /// every loop.
-    #[allow(clippy::too_many_arguments)]
     fn copy_nest(
         &mut self,
-        op: Op<'a>,
         env: &HashMap<String, String>,
-        (src, from): (&Data, &Subset),
-        (dst, to): (&Data, &Subset),
-        wcr: Option<Reduction>,
-        parallel: &[String],
-        shape: &CopyShape,
+        copy: &ElementCopy<'_, 'a>,
         backwards: Option<&str>,
         in_parallel: usize,
     ) -> Result<'a, ()> {
         let mut loop_env = env.clone();
-        let mut counters = vec![None; shape.src_sizes.len()];
+        let mut counters = vec![None; copy.src_sizes.len()];
         let mut parallel_ivs = Vec::new();
         let mut parallel_ends = Vec::new();
-        for (position, d) in shape.moving.iter().copied().enumerate() {
+        for (position, d) in copy.moving.iter().copied().enumerate() {
             let zero = self.body.index(0);
             let one = self.body.index(1);
-            let n = self.emit_int(op, &loop_env, &shape.src_sizes[d])?;
+            let n = self.emit_int(copy.op, &loop_env, &copy.src_sizes[d])?;
             let iv = self.body.fresh();
             if position < in_parallel {
                 parallel_ivs.push(iv.clone());
@@ -845,17 +820,8 @@ impl<'a> Function<'a, '_> {
             loop_env.insert(name.clone(), k);
             counters[d] = Some(Expr::symbol(&name));
         }
-        self.copy_point(
-            op,
-            &loop_env,
-            (src, from),
-            (dst, to),
-            wcr,
-            parallel,
-            shape,
-            &counters,
-        )?;
-        for _ in 0..shape.moving.len() - in_parallel.saturating_sub(1) {
+        self.copy_point(&loop_env, copy, &counters)?;
+        for _ in 0..copy.moving.len() - in_parallel.saturating_sub(1) {
             self.body.close("");
         }
         Ok(())
@@ -864,16 +830,10 @@ impl<'a> Function<'a, '_> {
     /// Copies the source point at `counters` (the position in each moving
     /// dimension) to the destination point with the same row-major
     /// position.
-    #[allow(clippy::too_many_arguments)]
     fn copy_point(
         &mut self,
-        op: Op<'a>,
         loop_env: &HashMap<String, String>,
-        (src, from): (&Data, &Subset),
-        (dst, to): (&Data, &Subset),
-        wcr: Option<Reduction>,
-        parallel: &[String],
-        shape: &CopyShape,
+        copy: &ElementCopy<'_, 'a>,
         counters: &[Option<Expr>],
     ) -> Result<'a, ()> {
         let position = |ranges: &[Range], counters: &[Option<Expr>]| -> Vec<Expr> {
@@ -886,10 +846,10 @@ impl<'a> Function<'a, '_> {
                 })
                 .collect()
         };
-        let src_point = position(from.ranges(), counters);
-        let dst_point = if shape.same_shape {
+        let src_point = position(copy.from.ranges(), counters);
+        let dst_point = if copy.same_shape {
             let mut moving = counters.iter().flatten().cloned();
-            let dst_counters: Vec<Option<Expr>> = shape
+            let dst_counters: Vec<Option<Expr>> = copy
                 .dst_sizes
                 .iter()
                 .map(|s| {
@@ -900,12 +860,12 @@ impl<'a> Function<'a, '_> {
                     }
                 })
                 .collect();
-            position(to.ranges(), &dst_counters)
+            position(copy.to.ranges(), &dst_counters)
         } else {
             // Row-major position of the source point, unravelled over the
             // destination's sizes.
             let mut linear = Expr::int(0);
-            for (k, size) in counters.iter().zip(&shape.src_sizes) {
+            for (k, size) in counters.iter().zip(&copy.src_sizes) {
                 linear = Expr::mul(&linear, size);
                 if let Some(k) = k {
                     linear = Expr::add(&linear, k);
@@ -913,7 +873,7 @@ impl<'a> Function<'a, '_> {
             }
             let mut point = Vec::new();
             let mut rest = linear;
-            for (r, size) in to.ranges().iter().zip(&shape.dst_sizes).rev() {
+            for (r, size) in copy.to.ranges().iter().zip(&copy.dst_sizes).rev() {
                 let k = Expr::modulo(&rest, size);
                 rest = Expr::floordiv(&rest, size);
                 point.push(range_index(r, &k));
@@ -921,17 +881,17 @@ impl<'a> Function<'a, '_> {
             point.reverse();
             point
         };
-        let value = self.load(op, loop_env, src, &src_point)?;
+        let value = self.load(copy.op, loop_env, copy.src, &src_point)?;
         let dst_subset = Subset::indices(dst_point);
         self.store(
-            op,
+            copy.op,
             loop_env,
             &value,
-            &src.elem,
-            dst,
+            &copy.src.elem,
+            copy.dst,
             &dst_subset,
-            wcr,
-            parallel,
+            copy.wcr,
+            copy.parallel,
         )
     }
 
@@ -1933,9 +1893,18 @@ impl<'a> Function<'a, '_> {
 /// cost to copy.
 const PARALLEL_COPY: i64 = 1 << 14;
 
-/// The sizes of a copy's two subsets, whether they are the same up to unit
+/// One copy of [`Function::copy_elements`]: its op, the two subsets and
+/// their containers, its resolution, the parameters of the enclosing
+/// parallel loop, the subsets' sizes, whether they are the same up to unit
 /// dimensions, and the source's dimensions that are not units.
-struct CopyShape {
+struct ElementCopy<'x, 'a> {
+    op: Op<'a>,
+    src: &'x Data,
+    from: &'x Subset,
+    dst: &'x Data,
+    to: &'x Subset,
+    wcr: Option<Reduction>,
+    parallel: &'x [String],
     src_sizes: Vec<Expr>,
     dst_sizes: Vec<Expr>,
     same_shape: bool,
