@@ -878,6 +878,39 @@ pub fn identifiers(text: &str) -> impl Iterator<Item = String> + '_ {
         .map(str::to_string)
 }
 
+/// The identifiers that type `ty` names: none for numbers and vectors of
+/// them; for an array, view, reference, scalar or stream, those of its
+/// sizes, strides, offsets and buffer size and of its element type; for
+/// any other type, those of its printed form. Printing a type sets up the
+/// MLIR printer's state each time, which was most of [`mention_counts`]'s
+/// time.
+fn type_mentions(ty: MlirType) -> Vec<String> {
+    // SAFETY: `ty` is a live type.
+    let plain = unsafe {
+        mlir_sys::mlirTypeIsAInteger(ty)
+            || mlir_sys::mlirTypeIsAFloat(ty)
+            || mlir_sys::mlirTypeIsAIndex(ty)
+            || mlir_sys::mlirTypeIsAVector(ty)
+    };
+    if plain {
+        return Vec::new();
+    }
+    let container = Container::from_type(ty)
+        .filter(|c| c.kind != ContainerKind::Structure && !c.element.0.ptr.is_null());
+    let Some(container) = container else {
+        return identifiers(&crate::ir::type_to_string(ty)).collect();
+    };
+    let texts = container
+        .shape
+        .iter()
+        .chain(container.strides.iter().flatten())
+        .chain(container.offset.iter().flatten())
+        .chain(container.buffer.iter());
+    let mut names: Vec<String> = texts.flat_map(|t| identifiers(t)).collect();
+    names.extend(type_mentions(container.element.0));
+    names
+}
+
 /// How often each identifier appears under `sdfg`: in every string
 /// attribute (declaring ones included, so that an assignment's target
 /// counts), in every memlet's subsets, volume and reduction, and inside
@@ -921,21 +954,9 @@ pub fn mention_counts(sdfg: Op<'_>) -> HashMap<String, usize> {
             .chain((0..op.num_regions()).flat_map(|r| op.region_args(r)));
         for value in values {
             let ty = value.ty();
-            // SAFETY: `ty` is a live type of a value of `sdfg`.
-            let plain = unsafe {
-                mlir_sys::mlirTypeIsAInteger(ty)
-                    || mlir_sys::mlirTypeIsAFloat(ty)
-                    || mlir_sys::mlirTypeIsAIndex(ty)
-                    || mlir_sys::mlirTypeIsAVector(ty)
-            };
-            if plain {
-                // Numbers and vectors of them name no symbols, and printing
-                // them to find that out was most of this function's time.
-                continue;
-            }
             let names = type_names
                 .entry(ty.ptr)
-                .or_insert_with(|| identifiers(&crate::ir::type_to_string(ty)).collect());
+                .or_insert_with(|| type_mentions(ty));
             for name in names.iter() {
                 *counts.entry(name.clone()).or_default() += 1;
             }
@@ -1018,4 +1039,40 @@ pub fn binds_view(source: Val<'_>, access: Op<'_>) -> bool {
         .defining_op()
         .and_then(view_write_back)
         .is_some_and(|(user, _)| user == access)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn type_mentions_are_the_symbols_of_the_printed_type() {
+        let context = crate::create_context();
+        for (text, expected) in [
+            ("f64", vec![]),
+            ("vector<4xf32>", vec![]),
+            ("!sdfg.array<f64 [\"N\", \"M + 1\"]>", vec!["N", "M"]),
+            (
+                "!sdfg.array<f32 [\"N\"] strides [\"2*S\"] offset [\"o\"] storage GPU_Global>",
+                vec!["N", "S", "o"],
+            ),
+            ("!sdfg.scalar<i32>", vec![]),
+            (
+                "!sdfg.stream<f64 shape [\"P\"] buffer \"B\" storage FPGA_Local>",
+                vec!["P", "B"],
+            ),
+        ] {
+            let ty = melior::ir::r#type::TypeLike::to_raw(
+                &melior::ir::Type::parse(&context, text).expect("a type"),
+            );
+            let mut names = type_mentions(ty);
+            names.sort();
+            let mut expected: Vec<String> = expected.into_iter().map(String::from).collect();
+            expected.sort();
+            assert_eq!(names, expected, "{text}");
+            // Every name is one the printed type mentions.
+            let printed: Vec<String> = identifiers(&crate::ir::type_to_string(ty)).collect();
+            assert!(names.iter().all(|n| printed.contains(n)), "{text}");
+        }
+    }
 }
