@@ -4,6 +4,8 @@
 // RUN: sdfg-opt %s --split-input-file --sdfg-move-loop-into-map="calls-only=true" | FileCheck %s --check-prefix=CALLS
 // RUN: not sdfg-opt %s --split-input-file --sdfg-move-loop-into-map="depth=2" 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: sdfg-move-loop-into-map: unknown option `depth=2` (the options are label=NAME and calls-only=true|false)
+// RUN: not sdfg-opt %s --split-input-file --sdfg-move-loop-into-map="calls-only=maybe" 2>&1 | FileCheck %s --check-prefix=BAD-BOOL
+// BAD-BOOL: sdfg-move-loop-into-map: calls-only `maybe` is not true or false
 
 // The same numbers before and after, for the programs of the first part.
 // RUN: %python -c "import sys; open(sys.argv[2], 'w').write(open(sys.argv[1]).read().split('// ' + '-' * 5)[0])" %s %t.before.mlir

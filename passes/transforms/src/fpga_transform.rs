@@ -97,19 +97,9 @@ impl RustPass for FpgaTransform {
                 .ok_or_else(|| format!("{PASS}: option `{option}` is not key=value"))?;
             match key {
                 "streaming-composition" => {
-                    self.streaming_composition = match value {
-                        "true" => true,
-                        "false" => false,
-                        _ => return Err(format!("{PASS}: streaming-composition `{value}` is not true or false")),
-                    }
+                    self.streaming_composition = crate::bool_option(PASS, key, value)?
                 }
-                "streaming-memory" => {
-                    self.streaming_memory = match value {
-                        "true" => true,
-                        "false" => false,
-                        _ => return Err(format!("{PASS}: streaming-memory `{value}` is not true or false")),
-                    }
-                }
+                "streaming-memory" => self.streaming_memory = crate::bool_option(PASS, key, value)?,
                 "stream-depth" => {
                     self.stream_depth = value
                         .parse()

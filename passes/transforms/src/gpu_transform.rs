@@ -127,11 +127,7 @@ impl RustPass for GpuTransform {
                     ))
                 }
             };
-            *field = match value {
-                "true" => true,
-                "false" => false,
-                _ => return Err(format!("{PASS}: {key} `{value}` is not true or false")),
-            };
+            *field = crate::bool_option(PASS, key, value)?;
         }
         Ok(())
     }

@@ -56,6 +56,16 @@ pub(crate) fn no_options(pass: &str, options: &str) -> Result<(), String> {
     }
 }
 
+/// The value of the boolean option `key` of `pass`: `true` or `false`,
+/// anything else an error that names it.
+pub(crate) fn bool_option(pass: &str, key: &str, value: &str) -> Result<bool, String> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("{pass}: {key} `{value}` is not true or false")),
+    }
+}
+
 /// The `label=NAME` option of a pass whose only option it is (the last
 /// one given wins); an error names anything else.
 pub(crate) fn label_option(pass: &str, options: &str) -> Result<Option<String>, String> {

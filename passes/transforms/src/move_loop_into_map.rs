@@ -103,8 +103,9 @@ impl RustPass for MoveLoopIntoMap {
         for option in options.split_whitespace() {
             match option.split_once('=') {
                 Some(("label", name)) => self.label = Some(name.to_string()),
-                Some(("calls-only", "true")) => self.calls_only = true,
-                Some(("calls-only", "false")) => self.calls_only = false,
+                Some((key @ "calls-only", value)) => {
+                    self.calls_only = crate::bool_option(PASS, key, value)?
+                }
                 _ => {
                     return Err(format!(
                         "{PASS}: unknown option `{option}` (the options are label=NAME and calls-only=true|false)"
@@ -415,13 +416,10 @@ fn boundary_accesses<'a>(
             // A read's subset is on the side of the container it reads.
             // A nested SDFG's is the box its argument starts in; what it
             // reads of it is tighter.
-            let touched = user
-                .is("sdfg.nested")
-                .then(|| {
-                    let name = *user.str_array_attr("in_names").get(operand)?;
-                    touched_subset(user, name, false, &memlet, *data)
-                })
-                .flatten();
+            let touched = Some(user).filter(|u| u.is("sdfg.nested")).and_then(|n| {
+                let name = *n.str_array_attr("in_names").get(operand)?;
+                touched_subset(n, name, false, &memlet, *data)
+            });
             out.push((
                 *data,
                 touched.map_or_else(|| parse(&memlet.subset), Ok)?,

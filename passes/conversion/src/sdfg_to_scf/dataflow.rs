@@ -744,9 +744,13 @@ impl<'a> Function<'a, '_> {
         let sizes: Vec<&Expr> = copy.moving.iter().map(|d| &copy.src_sizes[*d]).collect();
         let extents: Vec<Option<i64>> = sizes.iter().map(|e| e.as_int()).collect();
         let count = sizes.iter().fold(Expr::int(1), |n, e| Expr::mul(&n, e));
+        // Only where each point has its own destination point (the same
+        // shape up to unit dimensions), and on the host.
         let eligible = backwards.is_none()
             && copy.wcr.is_none()
+            && copy.same_shape
             && !dst.stream
+            && !self.module.in_kernel
             && !self.in_parallel_loop(copy.parallel)
             && count.as_int().is_none_or(|n| n >= PARALLEL_COPY);
         let in_parallel = if eligible {

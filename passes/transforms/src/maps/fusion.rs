@@ -106,11 +106,7 @@ impl RustPass for MapFusion {
                 if key != "siblings" {
                     return Ok(false);
                 }
-                siblings = match value {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(format!("{PASS}: siblings `{value}` is not true or false")),
-                };
+                siblings = crate::bool_option(PASS, key, value)?;
                 Ok(true)
             },
         )?;
