@@ -60,10 +60,14 @@
 //!    `corr[i, i+1:M]`) do not conflict, as in DaCe's memlet intersection
 //!    tests; the subsets are compared only when no path orders the two.
 //!
-//! The check walks each state once and searches forward from the
-//! conflicting effects of `first` only; states without common data fuse
-//! without any search. Empty states fuse with anything, which removes the
-//! frontend's guard, latch and end states wherever their edges are plain.
+//! The check searches forward from the conflicting effects of `first`
+//! only; states without common data fuse without any search. What it
+//! needs of a state (its effects, dataflow edges and last access nodes)
+//! is summarised once and grows with each state the state absorbs, so a
+//! chain of n states fuses front to back in one round that walks each
+//! state once, not n times. Empty states fuse with anything, which
+//! removes the frontend's guard, latch and end states wherever their
+//! edges are plain.
 //!
 //! An empty state with one edge in and one unconditional edge out also
 //! goes when those edges carry assignments ([`absorb_empty`]): the two
@@ -119,28 +123,17 @@ pub fn fuse_all(root: Op<'_>) -> usize {
     let mut fused = 0;
     for owner in machine_owners(root) {
         let mut machine = Machine::new(owner);
+        let mut known = Known::default();
         loop {
             let before = fused;
-            // A state that absorbed another this round waits for the next
-            // one: a chain of n states then fuses in pairs, in log n
-            // rounds of linear work, instead of growing one state n times.
-            let mut grown: HashSet<String> = HashSet::new();
             for edge in machine.edges() {
-                if !machine.is_live(edge) {
-                    continue;
-                }
-                let src = edge.symbol_ref_attr("src").unwrap_or_default().to_string();
-                let dst = edge.symbol_ref_attr("dst").unwrap_or_default();
-                if grown.contains(&src) || grown.contains(dst) {
-                    continue;
-                }
-                if fuse_edge(&mut machine, edge).is_ok() {
+                if machine.is_live(edge) && fuse_edge(&mut machine, edge, &mut known).is_ok() {
                     fused += 1;
-                    grown.insert(src);
                 }
             }
             for name in machine.block_names() {
                 if absorb_empty(&mut machine, &name).is_ok() {
+                    known.summaries.remove(&name);
                     fused += 1;
                 }
             }
@@ -159,10 +152,30 @@ pub fn fuse(edge: Op<'_>) -> Result<(), String> {
     let owner = edge
         .parent()
         .ok_or_else(|| "the edge is not in a region".to_string())?;
-    fuse_edge(&mut Machine::new(owner), edge)
+    fuse_edge(&mut Machine::new(owner), edge, &mut Known::default())
 }
 
-fn fuse_edge<'a>(machine: &mut Machine<'a>, edge: Op<'a>) -> Result<(), String> {
+/// What fusing the states of one region keeps from one fusion to the
+/// next.
+#[derive(Default)]
+struct Known<'a> {
+    /// The summaries of the states, by name. A summary lives as long as
+    /// its state and grows with each state the state absorbs: a chain of
+    /// n states fuses front to back in one round that walks each state
+    /// once.
+    summaries: HashMap<String, Summary<'a>>,
+    /// The enclosing SDFG's size assumptions (a walk of its containers),
+    /// made the first time two subsets are compared.
+    assumptions: Option<Assumptions>,
+}
+
+/// Fuses the states `edge` joins, reading and keeping what is known of
+/// them in `known`.
+fn fuse_edge<'a>(
+    machine: &mut Machine<'a>,
+    edge: Op<'a>,
+    known: &mut Known<'a>,
+) -> Result<(), String> {
     let (Some(src), Some(dst)) = (edge.symbol_ref_attr("src"), edge.symbol_ref_attr("dst")) else {
         return Err("the edge names no blocks".into());
     };
@@ -191,22 +204,37 @@ fn fuse_edge<'a>(machine: &mut Machine<'a>, edge: Op<'a>) -> Result<(), String> 
     if !hoisted.is_empty() {
         check_hoist(machine, &hoisted, src, first)?;
     }
-    let merges = plan(first, second)?;
-    for into in machine.in_edges(src).to_vec() {
+    let (src, dst) = (src.to_string(), dst.to_string());
+    let theirs = known
+        .summaries
+        .remove(&dst)
+        .unwrap_or_else(|| Summary::of(second));
+    let ours = known
+        .summaries
+        .entry(src.clone())
+        .or_insert_with(|| Summary::of(first));
+    let plan = match plan(ours, &theirs, first, &mut known.assumptions) {
+        Ok(plan) => plan,
+        Err(why) => {
+            known.summaries.insert(dst, theirs);
+            return Err(why);
+        }
+    };
+    for into in machine.in_edges(&src).to_vec() {
         let mut joined = assignments(into);
         joined.extend(hoisted.iter().cloned());
         rewrite::set_assignments(into, &joined);
     }
-    for (read, last) in merges {
+    for (read, last) in &plan.merges {
         rewrite::replace_all_uses(read.results()[0], last.results()[0]);
         // SAFETY: the node's only result has no uses left, and its handle
-        // is not used again.
-        unsafe { rewrite::erase(read) };
+        // is dropped from the summaries below.
+        unsafe { rewrite::erase(*read) };
     }
     for op in second.region_ops(0) {
         rewrite::move_to_end(op, first);
     }
-    let (src, dst) = (src.to_string(), dst.to_string());
+    ours.absorb(theirs, plan);
     let outgoing = machine.out_edges(&dst).to_vec();
     machine.erase_edge(edge);
     for out in outgoing {
@@ -666,23 +694,108 @@ fn disjoint(a: &Effect<'_>, b: &Effect<'_>, asm: &Assumptions) -> bool {
     }
 }
 
-/// Checks that `second` can follow `first` in one state; returns the
-/// access nodes of `second` to merge into nodes of `first`.
-fn plan<'a>(first: Op<'a>, second: Op<'a>) -> Result<Vec<(Op<'a>, Op<'a>)>, String> {
-    let mut index = HashMap::new();
-    let a_ops = tops(first, &mut index);
-    let b_ops = tops(second, &mut index);
-    let a_effects = effects(&a_ops, &index);
-    let mut last: HashMap<Val<'a>, Op<'a>> = HashMap::new();
-    for &op in &a_ops {
-        if op.is("sdfg.access") {
-            if let Some(data) = op.operands().first() {
-                last.insert(*data, op);
+/// What the ordering check needs of one state's dataflow. It is built
+/// once per state and grows with each state the state absorbs, so that a
+/// fusion walks only the state it absorbs.
+struct Summary<'a> {
+    /// The top-level ops, in order.
+    tops: Vec<Op<'a>>,
+    /// Every op of the state, nested ones included, to the top-level op
+    /// it belongs to.
+    index: HashMap<Op<'a>, Op<'a>>,
+    /// The effects of the nodes, per key.
+    effects: HashMap<Key<'a>, Vec<Effect<'a>>>,
+    /// The dataflow edges between top-level ops.
+    successors: HashMap<Op<'a>, Vec<Op<'a>>>,
+    /// The last top-level access node of each container.
+    last: HashMap<Val<'a>, Op<'a>>,
+}
+
+impl<'a> Summary<'a> {
+    /// Walks `state` once.
+    fn of(state: Op<'a>) -> Self {
+        let mut index = HashMap::new();
+        let tops = tops(state, &mut index);
+        let effects = effects(&tops, &index);
+        let mut successors: HashMap<Op<'a>, Vec<Op<'a>>> = HashMap::new();
+        for &top in &tops {
+            for op in std::iter::once(top).chain(top.descendants()) {
+                for operand in op.operands() {
+                    let Some(source) = operand.defining_op().and_then(|d| index.get(&d)) else {
+                        continue;
+                    };
+                    if *source != top {
+                        successors.entry(*source).or_default().push(top);
+                    }
+                }
             }
         }
+        let mut summary = Summary {
+            tops: Vec::new(),
+            index,
+            effects,
+            successors,
+            last: HashMap::new(),
+        };
+        summary.append(tops, &HashSet::new());
+        summary
     }
+
+    /// Appends top-level ops after the state's own, but for `skipped`.
+    fn append(&mut self, tops: Vec<Op<'a>>, skipped: &HashSet<Op<'a>>) {
+        for op in tops {
+            if skipped.contains(&op) {
+                continue;
+            }
+            if op.is("sdfg.access") {
+                if let Some(data) = op.operands().first() {
+                    self.last.insert(*data, op);
+                }
+            }
+            self.tops.push(op);
+        }
+    }
+
+    /// The summary of the state after it absorbed the state `theirs`
+    /// summarises, as `plan` planned it: the merged reads are gone and
+    /// their edges leave the nodes they merged into.
+    fn absorb(&mut self, theirs: Summary<'a>, plan: Plan<'a>) {
+        let merged: HashSet<Op<'a>> = plan.merges.iter().map(|(read, _)| *read).collect();
+        self.append(theirs.tops, &merged);
+        self.index.extend(
+            theirs
+                .index
+                .into_iter()
+                .filter(|(op, _)| !merged.contains(op)),
+        );
+        for (key, list) in theirs.effects {
+            self.effects.entry(key).or_default().extend(list);
+        }
+        for (source, targets) in plan.successors {
+            self.successors.entry(source).or_default().extend(targets);
+        }
+    }
+}
+
+/// How a state absorbs the next: the access nodes of the second state
+/// that merge into nodes of the first, and the second state's dataflow
+/// edges with the merged nodes' edges leaving the nodes they merge into.
+struct Plan<'a> {
+    merges: Vec<(Op<'a>, Op<'a>)>,
+    successors: HashMap<Op<'a>, Vec<Op<'a>>>,
+}
+
+/// Checks that the state `b` summarises can follow `first` (summarised by
+/// `a`) in one state, and plans the merge. `asm` keeps the size
+/// assumptions once made.
+fn plan<'a>(
+    a: &Summary<'a>,
+    b: &Summary<'a>,
+    first: Op<'a>,
+    asm: &mut Option<Assumptions>,
+) -> Result<Plan<'a>, String> {
     let mut merged: HashMap<Op<'a>, Op<'a>> = HashMap::new();
-    for &op in &b_ops {
+    for &op in &b.tops {
         let operands = op.operands();
         if !op.is("sdfg.access") || operands.len() != 1 {
             continue;
@@ -693,52 +806,41 @@ fn plan<'a>(first: Op<'a>, second: Op<'a>) -> Result<Vec<(Op<'a>, Op<'a>)>, Stri
         ) {
             continue;
         }
-        if let Some(&target) = last.get(&operands[0]) {
+        if let Some(&target) = a.last.get(&operands[0]) {
             if target.results()[0].ty().ptr == op.results()[0].ty().ptr {
                 merged.insert(op, target);
             }
         }
     }
-    let b_effects = effects(&b_ops, &index);
     let mut successors: HashMap<Op<'a>, Vec<Op<'a>>> = HashMap::new();
-    for &top in a_ops.iter().chain(&b_ops) {
-        if merged.contains_key(&top) {
-            continue;
-        }
-        for op in std::iter::once(top).chain(top.descendants()) {
-            for operand in op.operands() {
-                let Some(source) = operand.defining_op().and_then(|d| index.get(&d)) else {
-                    continue;
-                };
-                let source = merged.get(source).unwrap_or(source);
-                if *source != top {
-                    successors.entry(*source).or_default().push(top);
-                }
-            }
-        }
+    for (source, targets) in &b.successors {
+        let source = merged.get(source).unwrap_or(source);
+        successors
+            .entry(*source)
+            .or_default()
+            .extend(targets.iter().filter(|t| !merged.contains_key(t)));
     }
     let mut reached: HashMap<Op<'a>, HashSet<Op<'a>>> = HashMap::new();
     // The symbols are the same in both states (the edge assigns
     // nothing), so subsets compare as they are written.
-    let mut asm: Option<Assumptions> = None;
-    for (key, b_list) in &b_effects {
+    for (key, b_list) in &b.effects {
         let mut candidates: Vec<&Effect<'a>> = Vec::new();
         if *key == Key::Any {
-            candidates.extend(a_effects.values().flatten());
+            candidates.extend(a.effects.values().flatten());
         } else {
             for k in [*key, Key::Any] {
-                candidates.extend(a_effects.get(&k).into_iter().flatten());
+                candidates.extend(a.effects.get(&k).into_iter().flatten());
             }
         }
-        for a in &candidates {
-            for b in b_list {
-                if !(a.write || b.write) {
+        for x in &candidates {
+            for y in b_list {
+                if !(x.write || y.write) {
                     continue;
                 }
                 let set = reached
-                    .entry(a.op)
-                    .or_insert_with(|| reachable(a.op, &successors));
-                if set.contains(&b.op) {
+                    .entry(x.op)
+                    .or_insert_with(|| reachable(x.op, [&a.successors, &successors]));
+                if set.contains(&y.op) {
                     continue;
                 }
                 let asm = asm.get_or_insert_with(|| {
@@ -746,28 +848,31 @@ fn plan<'a>(first: Op<'a>, second: Op<'a>) -> Result<Vec<(Op<'a>, Op<'a>)>, Stri
                         .map(size_assumptions)
                         .unwrap_or_default()
                 });
-                if !disjoint(a, b, asm) {
+                if !disjoint(x, y, asm) {
                     return Err(format!(
                         "'{}' of the first state would not be ordered before '{}' of the second, which {} the same data",
-                        a.op.name(),
-                        b.op.name(),
-                        if a.write && b.write { "both write" } else { "read and write" }
+                        x.op.name(),
+                        y.op.name(),
+                        if x.write && y.write { "both write" } else { "read and write" }
                     ));
                 }
             }
         }
     }
-    let mut merges: Vec<(Op<'a>, Op<'a>)> = merged.into_iter().collect();
-    merges.sort_by_key(|(read, _)| b_ops.iter().position(|op| op == read));
-    Ok(merges)
+    let merges = b
+        .tops
+        .iter()
+        .filter_map(|read| merged.get(read).map(|last| (*read, *last)))
+        .collect();
+    Ok(Plan { merges, successors })
 }
 
-/// Every op reachable from `start` along `successors`.
-fn reachable<'a>(start: Op<'a>, successors: &HashMap<Op<'a>, Vec<Op<'a>>>) -> HashSet<Op<'a>> {
+/// Every op reachable from `start` along the edges of `graphs`.
+fn reachable<'a>(start: Op<'a>, graphs: [&HashMap<Op<'a>, Vec<Op<'a>>>; 2]) -> HashSet<Op<'a>> {
     let mut seen = HashSet::new();
     let mut stack = vec![start];
     while let Some(op) = stack.pop() {
-        for next in successors.get(&op).into_iter().flatten() {
+        for next in graphs.iter().filter_map(|g| g.get(&op)).flatten() {
             if seen.insert(*next) {
                 stack.push(*next);
             }
