@@ -45,6 +45,7 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_transforms::maps::reorder::REGISTRATION,
     &sdfg_transforms::maps::fusion::REGISTRATION,
     &sdfg_transforms::maps::reduce_fusion::REGISTRATION,
+    &sdfg_transforms::maps::reduce_peeling::REGISTRATION,
     &sdfg_transforms::maps::local_storage::IN_REGISTRATION,
     &sdfg_transforms::maps::local_storage::OUT_REGISTRATION,
     &sdfg_transforms::maps::vectorization::REGISTRATION,

@@ -12,6 +12,7 @@
 //! | `sdfg-map-fission` | `MapFission` | a map around several computations becomes one map per computation, the transients between them grown per iteration |
 //! | `sdfg-in-local-storage`, `sdfg-out-local-storage` | `InLocalStorage`, `OutLocalStorage` | a nested map reads (writes) its box of some data through a transient buffer of its own |
 //! | `sdfg-map-reduce-fusion` | `MapReduceFusion` | a map and the `Reduce` of the transient it writes become one map that resolves into the output |
+//! | `sdfg-reduce-peeling` | the SC'19 paper's ReducePeeling | a map resolving into a transient that an identity map fills runs its first reduced iteration on its own, in the identity map's place |
 //! | `sdfg-vectorization` | `Vectorization` | the tasklet of a map computes `L` iterations of its last parameter at once, on vectors |
 //!
 //! Each is a public function that applies the transformation to one map
@@ -40,6 +41,7 @@ pub mod fusion;
 pub mod interchange;
 pub mod local_storage;
 pub mod reduce_fusion;
+pub mod reduce_peeling;
 pub mod reorder;
 pub mod tiling;
 pub mod vectorization;
