@@ -41,15 +41,15 @@ sdfg.sdfg @fuse_write_then_read(%B: !sdfg.array<f64 ["1"]> as "B") symbols {N = 
 // -----
 
 // Empty states fuse with their neighbours whatever their edges carry
-// elsewhere: the chain init -> a -> b -> guard fuses front to back into
-// init, which keeps guard apart (the start state has no edge in to take
-// the assignment on the edge to guard).
+// elsewhere: the chain init -> a -> b -> guard keeps two states (the
+// start state has no edge in to take an assignment), and the assignment
+// on the last edge moves to the edge into the state it leaves.
 // CHECK-LABEL: sdfg.sdfg @fuse_empty_chain
 // CHECK: sdfg.state @init {
 // CHECK-NEXT: }
-// CHECK-NEXT: sdfg.state @guard
+// CHECK-NEXT: sdfg.state @b
 // CHECK-NOT: sdfg.state
-// CHECK: sdfg.edge @init -> @guard assign("i" = "0")
+// CHECK: sdfg.edge @init -> @b assign("i" = "0")
 sdfg.sdfg @fuse_empty_chain() symbols {i = i64} {
   sdfg.state @init {
   }

@@ -203,15 +203,17 @@ pub(crate) const SIMPLIFY: &str =
 
 /// The map transformations as one transformation chain that applies each
 /// wherever it can (loops raised and moved into the maps of their bodies,
-/// fission, fusion, expansion, interchange and collapse, then
-/// tiling with small tiles, so that the test sizes have partial ones, and
-/// local buffers for the tiles, and vectors of two lanes where the inner
+/// fission, map-reduce fusion and the peeling of the first iteration of
+/// its reductions, fusion, expansion, interchange and collapse, then
+/// tiling with small tiles, so that the test sizes have partial ones,
+/// accumulators for the inner tiles' reductions, peeled again, local
+/// buffers for the tiles, and vectors of two lanes where the inner
 /// tiles are even), and last the GPU transform (whose kernels and device
 /// copies `run_case_with` runs on the CPU): a program computes the same
 /// numbers after it. (Expanding tiled maps
 /// re-propagates over `Min` ranges, which the symbolic engine bounds
 /// slowly on stencils of many maps: tiling comes last.)
-pub(crate) const MAP_TRANSFORMATIONS: &str = "builtin.module(sdfg-raise-loops,sdfg-move-loop-into-map,sdfg-map-fission,sdfg-map-reduce-fusion,sdfg-map-fusion{siblings=true},sdfg-map-expansion,sdfg-map-interchange,sdfg-map-collapse,sdfg-map-tiling{tile-sizes=3,2},sdfg-in-local-storage{level=innermost},sdfg-out-local-storage{level=innermost},sdfg-vectorization{vector-length=2},sdfg-gpu-transform)";
+pub(crate) const MAP_TRANSFORMATIONS: &str = "builtin.module(sdfg-raise-loops,sdfg-move-loop-into-map,sdfg-map-fission,sdfg-map-reduce-fusion,sdfg-reduce-peeling,sdfg-map-fusion{siblings=true},sdfg-map-expansion,sdfg-map-interchange,sdfg-map-collapse,sdfg-map-tiling{tile-sizes=3,2},sdfg-accumulate-transient{level=innermost},sdfg-reduce-peeling{level=innermost},sdfg-in-local-storage{level=innermost},sdfg-out-local-storage{level=innermost},sdfg-vectorization{vector-length=2},sdfg-gpu-transform)";
 
 /// What `sdfg-run -O` runs: a program computes the same numbers after it.
 pub(crate) const AUTO_OPTIMIZE: &str = "builtin.module(sdfg-auto-optimize)";
