@@ -258,7 +258,9 @@ pub fn run(reps: usize, only: &[String], python: &Result<PathBuf, String>) -> Re
     let exponent = |a: (f64, f64), b: (f64, f64)| (b.1 / a.1).ln() / (b.0 / a.0).ln();
     let mut points: Vec<(f64, f64)> = Vec::new();
     for times in [1, 4, 16, 64, 160] {
-        let (ms, before, _) = ours(&repeat(&chain, times), 1)?;
+        // Best of up to three runs: one run of a large program is at the
+        // mercy of the machine's noise.
+        let (ms, before, _) = ours(&repeat(&chain, times), reps.min(3))?;
         let point = (before.nodes as f64, ms);
         // The exponent from the previous size to this one ("exponent from"
         // the row above).

@@ -223,6 +223,15 @@ impl<'a> Op<'a> {
         (!block.ptr.is_null()).then_some(block)
     }
 
+    /// Whether the entry block of region `region` holds no op (or there is
+    /// none), without collecting its ops.
+    pub fn region_is_empty(&self, region: usize) -> bool {
+        self.entry_block(region).is_none_or(|block| {
+            // SAFETY: the block belongs to this live op.
+            unsafe { Op::from_raw(mlirBlockGetFirstOperation(block)) }.is_none()
+        })
+    }
+
     /// The ops of the entry block of region `region` (empty if none).
     pub fn region_ops(&self, region: usize) -> Vec<Op<'a>> {
         let mut ops = Vec::new();

@@ -671,8 +671,7 @@ fn latch_of(
     let (back, cond) = split_edges(g, members, latch)?;
     let begin = back.target();
     let entries = entries_at(g, members, begin)?;
-    let empty_latch =
-        latch != begin && g[latch].is("sdfg.state") && g[latch].region_ops(0).is_empty();
+    let empty_latch = latch != begin && g[latch].is("sdfg.state") && g[latch].region_is_empty(0);
     let update = |var: &str| -> Option<(Expr, Vec<EdgeIndex>)> {
         if let Some(update) = common_assignment(&[back.weight()], var) {
             return Some((update, vec![back.id()]));

@@ -202,7 +202,7 @@ fn initial_value(entries: &[Op<'_>], var: &str) -> Option<String> {
 /// new loop, or `None` (nothing changed) where the loop is left alone.
 fn raise<'a>(owner: Op<'a>, lp: &StateMachineLoop<'a>, asm: &Assumptions) -> Option<Op<'a>> {
     let guard = lp.guard.symbol_name()?;
-    if !lp.guard.is("sdfg.state") || !lp.guard.region_ops(0).is_empty() {
+    if !lp.guard.is("sdfg.state") || !lp.guard.region_is_empty(0) {
         return None;
     }
     let body: HashSet<&str> = lp.body.iter().filter_map(|b| b.symbol_name()).collect();

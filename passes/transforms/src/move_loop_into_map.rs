@@ -203,7 +203,7 @@ pub fn move_loop_into_map(lp: Op<'_>, calls_only: bool) -> Result<Op<'_>, String
     let mut working = Vec::new();
     for op in lp.region_ops(0) {
         match op.name() {
-            "sdfg.state" if op.region_ops(0).is_empty() => {}
+            "sdfg.state" if op.region_is_empty(0) => {}
             "sdfg.state" => working.push(op),
             "sdfg.edge" => {
                 let condition = op.str_attr("condition").unwrap_or("1");

@@ -181,6 +181,17 @@ struct Known<'a> {
     /// The enclosing SDFG's size assumptions (a walk of its containers),
     /// made the first time two subsets are compared.
     assumptions: Option<Assumptions>,
+    /// How many states each state has absorbed.
+    versions: HashMap<String, usize>,
+    /// The pairs of states whose plan failed, with their versions then:
+    /// the plan fails again until one of them absorbs another state.
+    failed: HashMap<(String, String), (usize, usize)>,
+}
+
+impl Known<'_> {
+    fn version(&self, state: &str) -> usize {
+        self.versions.get(state).copied().unwrap_or_default()
+    }
 }
 
 /// Fuses the states `edge` joins, reading and keeping what is known of
@@ -219,6 +230,13 @@ fn fuse_edge<'a>(
         check_hoist(machine, &hoisted, src, first)?;
     }
     let (src, dst) = (src.to_string(), dst.to_string());
+    let versions = (known.version(&src), known.version(&dst));
+    let pair = (src.clone(), dst.clone());
+    if known.failed.get(&pair) == Some(&versions) {
+        return Err(format!(
+            "neither `{src}` nor `{dst}` changed since their fusion failed"
+        ));
+    }
     let theirs = known
         .summaries
         .remove(&dst)
@@ -231,9 +249,11 @@ fn fuse_edge<'a>(
         Ok(plan) => plan,
         Err(why) => {
             known.summaries.insert(dst, theirs);
+            known.failed.insert(pair, versions);
             return Err(why);
         }
     };
+    *known.versions.entry(src.clone()).or_default() += 1;
     for into in machine.in_edges(&src).to_vec() {
         let mut joined = assignments(into);
         joined.extend(hoisted.iter().cloned());
@@ -329,7 +349,7 @@ pub fn absorb_empty(machine: &mut Machine<'_>, name: &str) -> Result<(), String>
     let block = machine
         .block(name)
         .ok_or_else(|| format!("no block `{name}`"))?;
-    if !block.is("sdfg.state") || !block.region_ops(0).is_empty() {
+    if !block.is("sdfg.state") || !block.region_is_empty(0) {
         return Err(format!("`{name}` is not an empty state"));
     }
     if machine.start == Some(block) {
@@ -433,10 +453,7 @@ pub fn forward_copies(machine: &Machine<'_>, owner: Op<'_>) -> usize {
         let Some(block) = machine.block(&name) else {
             continue;
         };
-        if machine.start == Some(block)
-            || !block.is("sdfg.state")
-            || !block.region_ops(0).is_empty()
-        {
+        if machine.start == Some(block) || !block.is("sdfg.state") || !block.region_is_empty(0) {
             continue;
         }
         let (incoming, outgoing) = match (machine.in_edges(&name), machine.out_edges(&name)) {
