@@ -18,7 +18,7 @@
 //! | local storage of B slivers | the map over blocks reordered and expanded (`j` blocks outside `i` blocks), and `sdfg-in-local-storage{data=B}` on the `i` blocks: each 512 x 16 sliver of `B` copied next to each other once for all `i` blocks |
 //! | accumulator | `sdfg-accumulate-transient`: an 8 x 16 block of `C` accumulates in a transient, added into `C` once |
 //! | vectorization | `sdfg-vectorization` by 8: the block's rows move as `vector<8xf64>`, `A`'s element broadcast |
-//! | reduce peeling | `sdfg-reduce-peeling`: the block's first `k` writes the accumulator, whose zeroing goes |
+//! | reduce peeling | `sdfg-reduce-peeling` inside, then outside: each block's first `k` writes its accumulator, and the first tile of `k` writes `C`; neither is zeroed first |
 //!
 //! The tiles of `A` are the paper's first local storage and the slivers of
 //! `B` its second: the micro-kernel then reads `B` from consecutive
@@ -30,7 +30,7 @@
 //! keeps in registers across the `k` loop (the transient is a heap array
 //! no other pointer reaches), and each product-sum is one fused
 //! multiply-add; after reduce peeling the first `k` sets them instead of
-//! adding to zeros. Every step must compute what the first one computed
+//! adding to zeros, and the first tile of `k` sets `C`. Every step must compute what the first one computed
 //! (the step's `C` is compared with it) and NumPy's `A @ B`. The naive
 //! program itself is timed only where its transient fits in memory (N^3
 //! doubles: 64 GiB at 2048).
@@ -118,8 +118,8 @@ const STEPS: &[(&str, &str)] = &[
         "sdfg-vectorization{vector-length=8 level=innermost label=mm}",
     ),
     (
-        "reduce peeling (first k)",
-        "sdfg-reduce-peeling{level=innermost label=mm}",
+        "reduce peeling (k, tile_k)",
+        "sdfg-reduce-peeling{level=innermost label=mm},sdfg-reduce-peeling{level=outermost label=mm}",
     ),
 ];
 

@@ -14,6 +14,10 @@
 // RUN: sdfg-run %t.before.mlir --function block_products --set K=13 --seed 6 --out %t.b2 > /dev/null
 // RUN: sdfg-run %t.after.mlir --function block_products --set K=13 --seed 6 --out %t.a2 > /dev/null
 // RUN: %python %S/../Target/HLS/Inputs/compare.py %t.b2 %t.a2 | FileCheck %s --check-prefix=SAME
+// RUN: rm -rf %t.b3 %t.a3
+// RUN: sdfg-run %t.before.mlir --function peel_through_nested_maps --set N=300 --seed 7 --out %t.b3 > /dev/null
+// RUN: sdfg-run %t.after.mlir --function peel_through_nested_maps --set N=300 --seed 7 --out %t.a3 > /dev/null
+// RUN: %python %S/../Target/HLS/Inputs/compare.py %t.b3 %t.a3 | FileCheck %s --check-prefix=SAME
 // SAME: 1 outputs match
 
 // sdfg-accumulate-transient's row sums: each row's accumulator starts at
@@ -95,6 +99,58 @@ sdfg.sdfg @block_products(%A: !sdfg.array<f64 ["K", "4", "8"]> as "A", %P: !sdfg
       sdfg.exit("P" = %v["i, j:j + 4", wcr product] : vector<4xf64>)
     }
     %p1 = sdfg.access %P writes(%m["0:4, 0:8", wcr product] : !sdfg.array<f64 ["4", "8"]>) : !sdfg.array<f64 ["4", "8"]>
+  }
+}
+
+// Peeling through a nested map: each (k, i) doubles A[k, i] into the
+// transient t and a map over j adds t into S[i, j]. One k writes every
+// element of S once (i moves the rows, j the columns), so k = 0 writes S
+// plainly at every level, and the copy gets a t of its own: a transient
+// used in two maps would be allocated around both, shared by their
+// parallel iterations.
+// CHECK-LABEL: sdfg.sdfg @peel_through_nested_maps
+// CHECK: %[[T:.*]] = sdfg.alloc "t" : !sdfg.array<f64 ["1"]>
+// CHECK: %[[OWN:.*]] = sdfg.alloc "t_peeled" : !sdfg.array<f64 ["1"]>
+// CHECK-NOT: init_S
+// CHECK: %[[P:.*]] = sdfg.map "sweeps_peeled" ["k" = "0", "i" = "0:N"]
+// CHECK: sdfg.access %[[OWN]] writes
+// CHECK: sdfg.exit("S" = %{{.*}}["i, j"] : f64)
+// CHECK: sdfg.exit("S" = %{{.*}}["i, 0:2"] : !sdfg.array<f64 ["N", "2"]>)
+// CHECK: %[[Z:.*]] = sdfg.access %S writes(%[[P]]["0:N, 0:2"] : !sdfg.array<f64 ["N", "2"]>)
+// CHECK: sdfg.map "sweeps" ["k" = "1:4", "i" = "0:N"] {{.*}} after(%[[Z]] : !sdfg.array<f64 ["N", "2"]>)
+// CHECK: sdfg.access %[[T]] writes
+// CHECK: sdfg.exit("S" = %{{.*}}["i, j", wcr sum] : f64)
+sdfg.sdfg @peel_through_nested_maps(%A: !sdfg.array<f64 ["4", "N"]> as "A", %S: !sdfg.array<f64 ["N", "2"]> as "S") symbols {N = i64} {
+  %t = sdfg.alloc "t" : !sdfg.array<f64 ["1"]>
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4", "N"]>
+    %z = sdfg.map "init_S" ["s0" = "0:N", "s1" = "0:2"] outs("S" : !sdfg.array<f64 ["N", "2"]>) {
+      %o = sdfg.tasklet "zero" outs("o" : f64) {
+        %zero = arith.constant 0.000000e+00 : f64
+        sdfg.yield %zero : f64
+      }
+      sdfg.exit("S" = %o["s0, s1"] : f64)
+    }
+    %s0 = sdfg.access %S writes(%z["0:N, 0:2"] : !sdfg.array<f64 ["N", "2"]>) : !sdfg.array<f64 ["N", "2"]>
+    %m = sdfg.map "sweeps" ["k" = "0:4", "i" = "0:N"] ins("a" = %a["0:4, 0:N"] : !sdfg.array<f64 ["4", "N"]>) outs("S" : !sdfg.array<f64 ["N", "2"]>) after(%s0 : !sdfg.array<f64 ["N", "2"]>) {
+    ^bb0(%ak: !sdfg.array<f64 ["4", "N"]>):
+      %x = sdfg.tasklet "double" ins("x" = %ak["k, i"] : !sdfg.array<f64 ["4", "N"]>) outs("y" : f64) {
+      ^bb0(%v: f64):
+        %d = arith.addf %v, %v : f64
+        sdfg.yield %d : f64
+      }
+      %tw = sdfg.access %t writes(%x["0"] : f64) : !sdfg.array<f64 ["1"]>
+      %inner = sdfg.map "columns" ["j" = "0:2"] ins("t" = %tw["0"] : !sdfg.array<f64 ["1"]>) outs("S" : !sdfg.array<f64 ["N", "2"]>) {
+      ^bb0(%tj: !sdfg.array<f64 ["1"]>):
+        %y = sdfg.tasklet "add" ins("v" = %tj["0"] : !sdfg.array<f64 ["1"]>) outs("y" : f64) {
+        ^bb0(%v: f64):
+          sdfg.yield %v : f64
+        }
+        sdfg.exit("S" = %y["i, j", wcr sum] : f64)
+      }
+      sdfg.exit("S" = %inner["i, 0:2", wcr sum] : !sdfg.array<f64 ["N", "2"]>)
+    }
+    %s1 = sdfg.access %S writes(%m["0:N, 0:2", wcr sum] : !sdfg.array<f64 ["N", "2"]>) : !sdfg.array<f64 ["N", "2"]>
   }
 }
 

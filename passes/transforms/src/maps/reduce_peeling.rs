@@ -29,17 +29,23 @@
 //! else before the rest of the reduction. The pass checks that from the
 //! memlets, not from a pattern of node names:
 //!
-//! - the map has no scopes inside it and one output, written by one
-//!   tasklet through one exit entry with a sum or product, into an access
-//!   node beside the map that nothing else writes; the map reads nothing
-//!   of that container;
+//! - the map has one output, through one exit entry with a sum or
+//!   product, into an access node beside the map that nothing else
+//!   writes; the map reads nothing of that container;
 //! - the exit entry's subset does not move with `p` (`param=NAME`, or the
 //!   first parameter it does not mention: the one reduced over), and every
 //!   other parameter `q` moves exactly one of its dimensions, as `q + c`
 //!   over a width of `q`'s step (one element, or a vector of the step's
 //!   lanes), with no range depending on `p`. The iterations of one `p`
-//!   then write a box, each element once; it must be the subset the map
-//!   writes into the node;
+//!   then write a box, each element once, if each iteration writes its
+//!   subset once; the box must be the subset the map writes into the
+//!   node;
+//! - each iteration writes its subset once: the entry's value comes from
+//!   a tasklet, from a copy out of an access node (as many elements on
+//!   both sides), or from a map inside whose one exit entry for it meets
+//!   the same conditions over all of its parameters, down to a tasklet or
+//!   a copy (the paper's tiled product: the outer map over `tile_k`, maps
+//!   over blocks inside, and each block's accumulator copied out once);
 //! - the map is ordered after an access node of the same container that
 //!   only it depends on, written only by a map whose one tasklet yields
 //!   the identity, with no inputs, at its parameters (each once, unit
@@ -48,10 +54,13 @@
 //!   result.
 //!
 //! The first iteration runs in a copy of the map (labelled `_peeled`)
-//! whose range for `p` is that one value and whose write has no
-//! resolution; it takes the identity map's place and its ordering edges,
-//! and the map runs the rest. Both maps' boundary memlets are
-//! propagated again. A sum of floats then differs only where every term
+//! whose range for `p` is that one value and whose writes of the output,
+//! at every level, have no resolution; it takes the identity map's place
+//! and its ordering edges, and the map runs the rest. The copy gets its
+//! own transients where the map's were used only inside it: one used in
+//! both maps would be allocated around both, and the parallel iterations
+//! of each would share it. Both maps' boundary memlets are propagated
+//! again. A sum of floats then differs only where every term
 //! of an element is `-0.0` (the identity `0.0` made it `0.0`), as in any
 //! compiler's reassociation of the first addition.
 
@@ -151,13 +160,8 @@ pub fn peel_reduction(map: Op<'_>, param: Option<&str>) -> Result<String, String
     peeled.set_attr("label", rewrite::str_attr(peeled, &label));
     // The copy writes plainly where the identity was, after what the
     // identity map came after; the map still comes after the node.
-    let exit = crate::scope_exit(peeled).ok_or("the copy has no exit")?;
-    let mut memlets = exit.array_attr("memlets");
-    let mut memlet =
-        Memlet::from_attr(memlets[plan.entry]).ok_or("the exit entry has no memlet")?;
-    memlet.wcr = Wcr::None;
-    memlets[plan.entry] = memlet.to_attr(exit.context());
-    exit.set_attr("memlets", array_of(exit.context(), &memlets));
+    drop_resolution(peeled, plan.entry)?;
+    own_transients(map, peeled, plan.start.operands()[0])?;
     let start_value = plan.start.results()[0];
     let mut after: Vec<Val<'_>> = peeled
         .operand_segment(2)
@@ -184,9 +188,6 @@ pub fn peel_reduction(map: Op<'_>, param: Option<&str>) -> Result<String, String
 }
 
 fn plan<'a>(map: Op<'a>, param: Option<&str>) -> Result<Plan<'a>, String> {
-    if super::has_inner_scopes(map) {
-        return Err("has scopes inside it".into());
-    }
     let [value] = map.results()[..] else {
         return Err("has not exactly one output".into());
     };
@@ -224,23 +225,11 @@ fn plan<'a>(map: Op<'a>, param: Option<&str>) -> Result<Plan<'a>, String> {
     };
     let inner = Memlet::from_attr(exit.array_attr("memlets")[entry])
         .ok_or("the exit entry has no memlet")?;
-    let from_tasklet = exit.operands()[entry]
-        .defining_op()
-        .is_some_and(|d| d.is("sdfg.tasklet"));
-    if !from_tasklet || inner.wcr != outer.wcr || inner.dynamic || inner.other.is_some() {
-        return Err("its output is not written by one tasklet with the same resolution".into());
+    if inner.wcr != outer.wcr {
+        return Err("its output's exit entry has another resolution".into());
     }
-    let written = parse_subset(&inner.subset).map_err(|e| e.to_string())?;
-    let ranges: Vec<(String, Range)> = params(map)
-        .into_iter()
-        .map(|(p, r)| {
-            let range = parse_subset(&r)
-                .ok()
-                .and_then(|s| s.ranges().first().cloned())
-                .ok_or_else(|| format!("the range of `{p}` does not parse"))?;
-            Ok((p, range))
-        })
-        .collect::<Result<_, String>>()?;
+    let written = written_subset(&inner)?;
+    let ranges = parsed_params(map)?;
     let names: Vec<&str> = ranges.iter().map(|(p, _)| p.as_str()).collect();
     let mentioned = written.free_symbols();
     let reduced = match param {
@@ -271,6 +260,7 @@ fn plan<'a>(map: Op<'a>, param: Option<&str>) -> Result<Plan<'a>, String> {
             "one iteration of `{p}` writes `{one_pass}`, not all of `{target}`"
         ));
     }
+    writes_once(exit.operands()[entry], &inner, &outer.wcr, &asm)?;
     let (init, start) = identity_map(map, container, &target, kind, &asm)?;
     Ok(Plan {
         param: reduced,
@@ -279,6 +269,160 @@ fn plan<'a>(map: Op<'a>, param: Option<&str>) -> Result<Plan<'a>, String> {
         init,
         start,
     })
+}
+
+/// Gives `copy`, a copy of `map`, transients of its own for those of
+/// `map`'s SDFG that only access nodes inside `map` use (but `output`):
+/// a transient used in two maps is allocated around both and would be
+/// shared by their parallel iterations, where each iteration had its own.
+fn own_transients(map: Op<'_>, copy: Op<'_>, output: Val<'_>) -> Result<(), String> {
+    let sdfg = crate::enclosing_sdfg(map).ok_or("is in no SDFG")?;
+    let mut seen = Vec::new();
+    for node in map.descendants() {
+        let Some(&data) = node.operands().first().filter(|_| node.is("sdfg.access")) else {
+            continue;
+        };
+        if data == output || seen.contains(&data) {
+            continue;
+        }
+        seen.push(data);
+        let Some(alloc) = data
+            .defining_op()
+            .filter(|d| d.is("sdfg.alloc") && d.parent() == Some(sdfg))
+        else {
+            continue;
+        };
+        let inside = data
+            .uses()
+            .iter()
+            .all(|(user, _)| user.is_within(map) || user.is_within(copy));
+        if !inside {
+            continue;
+        }
+        let base = sdfg_dialect::container_name(data).unwrap_or_else(|| "data".into());
+        let name = crate::fresh_name(sdfg, &format!("{base}_peeled"));
+        // SAFETY: `alloc` is live; its copy is inserted after it at once.
+        let own = unsafe {
+            let clone = mlir_sys::mlirOperationClone(alloc.raw());
+            let block = mlir_sys::mlirOperationGetBlock(alloc.raw());
+            mlir_sys::mlirBlockInsertOwnedOperationAfter(block, alloc.raw(), clone);
+            Op::from_raw(clone).ok_or("a transient could not be copied")?
+        };
+        own.set_attr("name", rewrite::str_attr(own, &name));
+        rewrite::replace_uses_inside(data, own.results()[0], copy);
+    }
+    Ok(())
+}
+
+/// A map's parameters with their parsed ranges.
+fn parsed_params(map: Op<'_>) -> Result<Vec<(String, Range)>, String> {
+    params(map)
+        .into_iter()
+        .map(|(p, r)| {
+            let range = parse_subset(&r)
+                .ok()
+                .and_then(|s| s.ranges().first().cloned())
+                .ok_or_else(|| format!("the range of `{p}` does not parse"))?;
+            Ok((p, range))
+        })
+        .collect()
+}
+
+/// What an exit entry's memlet writes, in the output's coordinates (the
+/// far side of a copy out of an access node).
+fn written_subset(memlet: &Memlet) -> Result<Subset, String> {
+    if memlet.dynamic {
+        return Err("its output is written dynamically".into());
+    }
+    parse_subset(memlet.other.as_ref().unwrap_or(&memlet.subset)).map_err(|e| e.to_string())
+}
+
+/// Checks that `source`, which an exit entry writes through `memlet`,
+/// writes each element of the memlet's subset once per iteration of the
+/// scope around it, resolved by nothing or by `wcr`: a tasklet's result;
+/// a copy out of an access node of as many elements; or a map's result
+/// whose one exit entry for it does so across the map's parameters, each
+/// moving one dimension (see [`box_of_one_pass`]), over that subset.
+fn writes_once(
+    source: Val<'_>,
+    memlet: &Memlet,
+    wcr: &Wcr,
+    asm: &Assumptions,
+) -> Result<(), String> {
+    let not_once = || {
+        "what one iteration writes of its output is not written once by a tasklet, a copy or a map"
+            .to_string()
+    };
+    if memlet.wcr != Wcr::None && memlet.wcr != *wcr {
+        return Err(not_once());
+    }
+    let stated = written_subset(memlet)?;
+    let op = source.defining_op().ok_or_else(not_once)?;
+    match op.name() {
+        "sdfg.tasklet" if memlet.other.is_none() => Ok(()),
+        "sdfg.access" => {
+            let from = parse_subset(&memlet.subset).map_err(|e| e.to_string())?;
+            match compare_eq(&from.volume(), &stated.volume(), asm) {
+                Tri::True if memlet.other.is_some() => Ok(()),
+                _ => Err(not_once()),
+            }
+        }
+        "sdfg.map" if memlet.other.is_none() => {
+            let result = op
+                .results()
+                .iter()
+                .position(|r| *r == source)
+                .ok_or_else(not_once)?;
+            let name = op
+                .str_array_attr("out_names")
+                .get(result)
+                .copied()
+                .unwrap_or_default();
+            let exit = crate::scope_exit(op).ok_or_else(not_once)?;
+            let [entry] = crate::exit_entries(exit, name)[..] else {
+                return Err(not_once());
+            };
+            let inner =
+                Memlet::from_attr(exit.array_attr("memlets")[entry]).ok_or_else(not_once)?;
+            let one_pass = box_of_one_pass(&written_subset(&inner)?, &parsed_params(op)?, "", asm)?;
+            if !same_box(&one_pass, &stated, asm) {
+                return Err(not_once());
+            }
+            writes_once(exit.operands()[entry], &inner, wcr, asm)
+        }
+        _ => Err(not_once()),
+    }
+}
+
+/// Removes the resolution from exit entry `entry` of `scope` and, where a
+/// map writes it, from that map's exit entry for it, down to the writes
+/// [`writes_once`] checked.
+fn drop_resolution(scope: Op<'_>, entry: usize) -> Result<(), String> {
+    let exit = crate::scope_exit(scope).ok_or("a map has no exit")?;
+    let mut memlets = exit.array_attr("memlets");
+    let mut memlet = Memlet::from_attr(memlets[entry]).ok_or("an exit entry has no memlet")?;
+    memlet.wcr = Wcr::None;
+    memlets[entry] = memlet.to_attr(exit.context());
+    exit.set_attr("memlets", array_of(exit.context(), &memlets));
+    let source = exit.operands()[entry];
+    let Some(inner) = source.defining_op().filter(|d| d.is("sdfg.map")) else {
+        return Ok(());
+    };
+    let result = inner
+        .results()
+        .iter()
+        .position(|r| *r == source)
+        .unwrap_or_default();
+    let name = inner
+        .str_array_attr("out_names")
+        .get(result)
+        .copied()
+        .unwrap_or_default();
+    let inner_exit = crate::scope_exit(inner).ok_or("a map has no exit")?;
+    match crate::exit_entries(inner_exit, name)[..] {
+        [k] => drop_resolution(inner, k),
+        _ => Err("a map on the output's path has not one exit entry for it".into()),
+    }
 }
 
 /// The box the iterations of one value of `p` write through `written`,
