@@ -188,6 +188,9 @@ pub fn peel_reduction(map: Op<'_>, param: Option<&str>) -> Result<String, String
 }
 
 fn plan<'a>(map: Op<'a>, param: Option<&str>) -> Result<Plan<'a>, String> {
+    // The rewrite gives the copy transients of this SDFG; nothing may
+    // fail once it has started.
+    crate::enclosing_sdfg(map).ok_or("is in no SDFG")?;
     let [value] = map.results()[..] else {
         return Err("has not exactly one output".into());
     };
@@ -562,10 +565,7 @@ fn identity_map<'a>(
         }
     };
     // Its parameters, each once, with unit steps, index the box.
-    let ranges: Vec<(String, Range)> = params(init)
-        .into_iter()
-        .filter_map(|(p, r)| Some((p, parse_subset(&r).ok()?.ranges().first()?.clone())))
-        .collect();
+    let ranges = parsed_params(init)?;
     let memlet = exit
         .array_attr("memlets")
         .first()
