@@ -41,6 +41,17 @@ pub fn logical_dims(
     })
 }
 
+/// The kind of a library node of class `class_path` (DaCe's `classpath`):
+/// its class name, where DaCe's `BatchedMatMul` (what DaCe's `MatMul`
+/// specializes into for a 3-D `_b`, with the same connectors) is a
+/// `MatMul`, which computes the same for those operands.
+pub fn node_kind(class_path: &str) -> &str {
+    match class_path.rsplit('.').next().unwrap_or_default() {
+        "BatchedMatMul" => "MatMul",
+        kind => kind,
+    }
+}
+
 /// Whether a library node of class `class_path` (DaCe's `classpath`) is one
 /// of the linear-algebra nodes DaCe implements only by calling LAPACK
 /// (`dace.libraries.linalg`'s `Cholesky`, `Solve` and `Inv`, which have no

@@ -65,8 +65,12 @@
 //! 13. The fast library implementations last (DaCe's
 //!     `set_fast_implementations`): the BLAS nodes (`MatMul`, `Gemm`,
 //!     `Gemv`, `Dot`) get the implementation `OpenBLAS`, which the
-//!     lowering turns into CBLAS calls. It comes after the dataflow steps
-//!     because it changes no graph, only how a node is lowered.
+//!     lowering turns into CBLAS calls (a batched `MatMul` into one per
+//!     batch). It comes after the dataflow steps because it changes no
+//!     graph, only how a node is lowered. `Ger` keeps its implementation:
+//!     DaCe has none that calls a BLAS, so a `.sdfg` written after would
+//!     not expand in DaCe; its loop nest, a parallel rank-1 update, is
+//!     bound by memory as `cblas_?ger` is (`sdfg-run --blas` calls it).
 //! 14. `sdfg-make-transients-persistent` very last, as in DaCe: the
 //!     top-level transients sized by the arguments are allocated once
 //!     rather than on every call. Earlier, it would stop dead-dataflow
@@ -168,7 +172,7 @@ pub fn use_fast_implementations(root: Op<'_>) -> usize {
         .filter(|o| o.is("sdfg.library"))
     {
         let class = node.str_attr("class_path").unwrap_or_default();
-        let kind = class.rsplit('.').next().unwrap_or_default();
+        let kind = sdfg_dialect::library::node_kind(class);
         if BLAS_NODES.contains(&kind) && node.str_attr("implementation") != Some(FAST_BLAS) {
             node.set_attr("implementation", rewrite::str_attr(node, FAST_BLAS));
             changed += 1;

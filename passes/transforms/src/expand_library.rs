@@ -251,7 +251,7 @@ fn expansion(op: Op<'_>, k: usize) -> Result<String, String> {
         props: Properties::of(op),
     };
     let class = op.str_attr("class_path").unwrap_or_default();
-    let kind = class.rsplit('.').next().unwrap_or_default();
+    let kind = sdfg_dialect::library::node_kind(class);
     let mut g = Gen {
         gpu: op
             .attr("schedule")
@@ -1013,7 +1013,7 @@ impl Gen {
         let a = node.port("_a", "_a", None)?;
         let b = node.port("_b", "_b", None)?;
         match (a.rank(), b.rank()) {
-            (2, 2) | (3, 3) => self.gemm(node, "_a", "_b", false),
+            (2, 2) | (3, 3) | (2, 3) => self.gemm(node, "_a", "_b", false),
             (2, 1) | (1, 2) | (1, 1) => {
                 let c = node.port("_c", "_c", None)?;
                 let (m, k) = if a.rank() == 2 {
@@ -1063,11 +1063,13 @@ impl Gen {
         }
     }
 
-    /// `C = alpha * op(A) @ op(B) + beta * C` (batched for 3-D operands).
+    /// `C = alpha * op(A) @ op(B) + beta * C`, batched for a 3-D `B` (with
+    /// a 3-D `A`, or one 2-D `A` for every batch, as DaCe's
+    /// `BatchedMatMul`).
     fn gemm(&mut self, node: &Node<'_>, a: &str, b: &str, blas: bool) -> Result<(), String> {
         let a = node.port(a, a, None)?;
         let b = node.port(b, b, None)?;
-        let c = node.port("_c", "_c", Some(a.rank()))?;
+        let c = node.port("_c", "_c", Some(b.rank()))?;
         let elem = c.elem.clone();
         let props = &node.props;
         let (trans_a, trans_b) = if blas {
@@ -1082,12 +1084,13 @@ impl Gen {
         } else {
             0.0
         };
-        let batched = a.rank() == 3;
+        let batched = b.rank() == 3;
         let off = usize::from(batched);
+        let a_off = usize::from(a.rank() == 3);
         let (m, k) = if trans_a {
-            (a.sizes[off + 1].clone(), a.sizes[off].clone())
+            (a.sizes[a_off + 1].clone(), a.sizes[a_off].clone())
         } else {
-            (a.sizes[off].clone(), a.sizes[off + 1].clone())
+            (a.sizes[a_off].clone(), a.sizes[a_off + 1].clone())
         };
         let n = if trans_b {
             b.sizes[off].clone()
@@ -1103,7 +1106,7 @@ impl Gen {
         };
         let mut rows = Vec::new();
         if batched {
-            rows.push(("__b".to_string(), a.sizes[0].clone()));
+            rows.push(("__b".to_string(), b.sizes[0].clone()));
         }
         rows.push(("__i".to_string(), m));
         // State `init`: C = beta * Cin (Cin is C itself without `_cin`).
@@ -1134,11 +1137,14 @@ impl Gen {
                 body.constant("0", &e)
             });
         }
-        let a_index = if trans_a {
+        let mut a_index = if trans_a {
             index(var("__k"), var("__i"))
         } else {
             index(var("__i"), var("__k"))
         };
+        if a.rank() < a_index.len() {
+            a_index.remove(0);
+        }
         let b_index = if trans_b {
             index(var("__j"), var("__k"))
         } else {

@@ -28,8 +28,8 @@ use sdfg_symbolic::{parse_subset, Embedding, Expr, Subset};
 fn squeezes_alike(node: Op<'_>, subset: &str, embedding: &Embedding) -> Result<(), String> {
     let class = node.str_attr("class_path").unwrap_or_default();
     if !matches!(
-        class.rsplit('.').next(),
-        Some("MatMul" | "Gemm" | "Gemv" | "Dot" | "Ger")
+        sdfg_dialect::library::node_kind(class),
+        "MatMul" | "Gemm" | "Gemv" | "Dot" | "Ger"
     ) {
         return Err(format!("a read by library node `{class}` cannot move"));
     }

@@ -61,11 +61,7 @@ impl RustPass for FoldTransposes {
 
 /// The kind of library node `op` is (`MatMul`, `Transpose`, ...).
 fn kind<'a>(op: Op<'a>) -> &'a str {
-    op.str_attr("class_path")
-        .unwrap_or_default()
-        .rsplit('.')
-        .next()
-        .unwrap_or_default()
+    sdfg_dialect::library::node_kind(op.str_attr("class_path").unwrap_or_default())
 }
 
 /// Folds every transpose under `root` that it can (see the module

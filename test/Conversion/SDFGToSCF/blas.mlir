@@ -14,6 +14,15 @@
 // RUN: sdfg-run %s --function split_among_threads --set N=203 --input A=%t/sa.npy --input B=%t/sb.npy --input x=%t/sx.npy --blas --out %t/split > /dev/null
 // RUN: %python -c "import numpy as n; l = lambda f: n.load('%t/' + f + '.npy'); A, B, x = l('sa'), l('sb'), l('sx'); assert n.array_equal(l('split/C'), A.T @ B); assert n.array_equal(l('split/D'), A @ B); assert n.array_equal(l('split/y'), A @ x); assert n.array_equal(l('split/z'), x @ A)"
 // RUN: %python -c "import numpy as n; l = lambda f: n.load('%t/' + f + '.npy'); A, B, C, x, v = l('a'), l('b'), l('c'), l('x'), l('v'); G = C.copy(); G[1:4] = 2 * A[0:3, 0:3].T @ B + C[1:4]; assert n.array_equal(l('mm/C'), A @ B); assert n.array_equal(l('gemm/C'), G); assert n.array_equal(l('vec/y'), A @ x); assert n.array_equal(l('vec/z'), v @ A); assert l('vec/d')[0] == x @ x"
+// RUN: %python -c "import numpy as n; n.save('%t/ba.npy', (n.arange(36.0) %% 7 - 3).reshape(3, 4, 3)); n.save('%t/bb.npy', (n.arange(45.0) %% 5).reshape(3, 3, 5)); n.save('%t/bw.npy', n.arange(12.0).reshape(4, 3) - 6)"
+// RUN: sdfg-run %s --function batched --set NB=3 --input A=%t/ba.npy --input B=%t/bb.npy --input W=%t/bw.npy --blas --out %t/bat > /dev/null
+// RUN: env OMP_NUM_THREADS=4 sdfg-run %s --function batched --set NB=3 --input A=%t/ba.npy --input B=%t/bb.npy --input W=%t/bw.npy --blas --out %t/bat4 > /dev/null
+// RUN: sdfg-run %s --function batched --set NB=3 --input A=%t/ba.npy --input B=%t/bb.npy --input W=%t/bw.npy --out %t/batloops > /dev/null
+// RUN: %python -c "import numpy as n; l = lambda f: n.load('%t/' + f + '.npy'); A, B, W = l('ba'), l('bb'), l('bw'); [n.testing.assert_array_equal(l(d + '/C'), A @ B) for d in ('bat', 'bat4', 'batloops')]; [n.testing.assert_array_equal(l(d + '/D'), W @ B) for d in ('bat', 'bat4', 'batloops')]; [n.testing.assert_array_equal(l(d + '/E'), A[:, 1:4, :] @ B[:, :, 1:4]) for d in ('bat', 'bat4', 'batloops')]"
+// RUN: %python -c "import numpy as n; n.save('%t/ga.npy', n.arange(12.0).reshape(4, 3) - 5); n.save('%t/gx.npy', n.arange(4.0) - 1); n.save('%t/gy.npy', n.arange(3.0) * 2); n.save('%t/gs.npy', n.arange(24.0).reshape(8, 3)); n.save('%t/gt.npy', -n.arange(24.0).reshape(4, 6))"
+// RUN: sdfg-run %s --function ger --input A=%t/ga.npy --input x=%t/gx.npy --input y=%t/gy.npy --input S=%t/gs.npy --input T=%t/gt.npy --blas --out %t/ger > /dev/null
+// RUN: sdfg-run %s --function ger --input A=%t/ga.npy --input x=%t/gx.npy --input y=%t/gy.npy --input S=%t/gs.npy --input T=%t/gt.npy --out %t/gerloops > /dev/null
+// RUN: %python -c "import numpy as n; l = lambda f: n.load('%t/' + f + '.npy'); A, x, y, S, T = l('ga'), l('gx'), l('gy'), l('gs'), l('gt'); S[0:4] += 2 * n.outer(x, y); T[:, 0:6:2] = n.outer(x, y) + A; [n.testing.assert_array_equal(l(d + '/R'), 2 * n.outer(x, y) + A) for d in ('ger', 'gerloops')]; [n.testing.assert_array_equal(l(d + '/S'), S) for d in ('ger', 'gerloops')]; [n.testing.assert_array_equal(l(d + '/T'), T) for d in ('ger', 'gerloops')]"
 
 // With blas=true (sdfg-run --blas) the BLAS library nodes call CBLAS, as
 // DaCe's fast implementations do; without it they are loop nests. On
@@ -23,6 +32,7 @@
 // CHECK-DAG: func.func private @cblas_dgemm(i32, i32, i32, i32, i32, i32, f64, !llvm.ptr, i32, !llvm.ptr, i32, f64, !llvm.ptr, i32)
 // CHECK-DAG: func.func private @cblas_dgemv(i32, i32, i32, i32, f64, !llvm.ptr, i32, !llvm.ptr, i32, f64, !llvm.ptr, i32)
 // CHECK-DAG: func.func private @cblas_ddot(i32, !llvm.ptr, i32, !llvm.ptr, i32) -> f64
+// CHECK-DAG: func.func private @cblas_dger(i32, i32, i32, f64, !llvm.ptr, i32, !llvm.ptr, i32, !llvm.ptr, i32)
 // LOOPS-NOT: cblas
 
 // A (4x3) @ B (3x5): row-major, neither transposed (111).
@@ -141,5 +151,69 @@ sdfg.sdfg @split_among_threads(%A: !sdfg.array<f64 ["N", "N"]> as "A", %B: !sdfg
         ins("_a" = %xa["0:N"] : !sdfg.array<f64 ["N"]>, "_b" = %a["0:N, 0:N"] : !sdfg.array<f64 ["N", "N"]>)
         outs("_c" : !sdfg.array<f64 ["N"]>) properties {}
     %za = sdfg.access %z writes(%v2["0:N"] : !sdfg.array<f64 ["N"]>) : !sdfg.array<f64 ["N"]>
+  }
+}
+
+// Batched products (a 3-D `_b`), one `cblas_dgemm` per batch on pointers
+// advanced by each operand's batch stride: A[b] @ B[b]; one matrix W for
+// every batch (stride 0), as DaCe's `BatchedMatMul` class, which is a
+// `MatMul`; and blocks of A and B (offsets and leading dimensions). As
+// many batches as threads run in parallel, one call each; fewer (the RUN
+// line with four threads) one after the other, each call split by rows.
+// The results equal NumPy's element by element, with and without CBLAS.
+// CHECK-LABEL: func.func @batched
+// CHECK: scf.if
+// CHECK: scf.parallel
+// CHECK: call @cblas_dgemm
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: call @cblas_dgemm
+sdfg.sdfg @batched(%A: !sdfg.array<f64 ["NB", "4", "3"]> as "A", %B: !sdfg.array<f64 ["NB", "3", "5"]> as "B", %W: !sdfg.array<f64 ["4", "3"]> as "W", %C: !sdfg.array<f64 ["NB", "4", "5"]> as "C", %D: !sdfg.array<f64 ["NB", "4", "5"]> as "D", %E: !sdfg.array<f64 ["NB", "3", "3"]> as "E") symbols {NB = i64} {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["NB", "4", "3"]>
+    %b = sdfg.access %B : !sdfg.array<f64 ["NB", "3", "5"]>
+    %w = sdfg.access %W : !sdfg.array<f64 ["4", "3"]>
+    %m1 = sdfg.library "bmm" "dace.libraries.blas.nodes.matmul.MatMul"
+        ins("_a" = %a["0:NB, 0:4, 0:3"] : !sdfg.array<f64 ["NB", "4", "3"]>, "_b" = %b["0:NB, 0:3, 0:5"] : !sdfg.array<f64 ["NB", "3", "5"]>)
+        outs("_c" : !sdfg.array<f64 ["NB", "4", "5"]>) properties {}
+    %c = sdfg.access %C writes(%m1["0:NB, 0:4, 0:5"] : !sdfg.array<f64 ["NB", "4", "5"]>) : !sdfg.array<f64 ["NB", "4", "5"]>
+    %m2 = sdfg.library "shared" "dace.libraries.blas.nodes.batched_matmul.BatchedMatMul"
+        ins("_a" = %w["0:4, 0:3"] : !sdfg.array<f64 ["4", "3"]>, "_b" = %b["0:NB, 0:3, 0:5"] : !sdfg.array<f64 ["NB", "3", "5"]>)
+        outs("_c" : !sdfg.array<f64 ["NB", "4", "5"]>) properties {}
+    %d = sdfg.access %D writes(%m2["0:NB, 0:4, 0:5"] : !sdfg.array<f64 ["NB", "4", "5"]>) : !sdfg.array<f64 ["NB", "4", "5"]>
+    %m3 = sdfg.library "blocks" "dace.libraries.blas.nodes.matmul.MatMul"
+        ins("_a" = %a["0:NB, 1:4, 0:3"] : !sdfg.array<f64 ["NB", "4", "3"]>, "_b" = %b["0:NB, 0:3, 1:4"] : !sdfg.array<f64 ["NB", "3", "5"]>)
+        outs("_c" : !sdfg.array<f64 ["NB", "3", "3"]>) properties {}
+    %e = sdfg.access %E writes(%m3["0:NB, 0:3, 0:3"] : !sdfg.array<f64 ["NB", "3", "3"]>) : !sdfg.array<f64 ["NB", "3", "3"]>
+  }
+}
+
+// Ger (res = alpha * x y^T + A) adds into its matrix in place: into R
+// after A is copied there; into S itself, which is both `_A` and the
+// output (no copy); and, for T's every other column (not a matrix CBLAS
+// takes in place), into a staged copy of A, copied into T after. T's other
+// columns and S's other rows keep their values.
+// CHECK-LABEL: func.func @ger
+// CHECK: call @cblas_dger
+// CHECK: call @cblas_dger
+// CHECK: call @cblas_dger
+sdfg.sdfg @ger(%A: !sdfg.array<f64 ["4", "3"]> as "A", %x: !sdfg.array<f64 ["4"]> as "x", %y: !sdfg.array<f64 ["3"]> as "y", %R: !sdfg.array<f64 ["4", "3"]> as "R", %S: !sdfg.array<f64 ["8", "3"]> as "S", %T: !sdfg.array<f64 ["4", "6"]> as "T") {
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["4", "3"]>
+    %xa = sdfg.access %x : !sdfg.array<f64 ["4"]>
+    %ya = sdfg.access %y : !sdfg.array<f64 ["3"]>
+    %s = sdfg.access %S : !sdfg.array<f64 ["8", "3"]>
+    %g1 = sdfg.library "copied" "dace.libraries.blas.nodes.ger.Ger"
+        ins("_A" = %a["0:4, 0:3"] : !sdfg.array<f64 ["4", "3"]>, "_x" = %xa["0:4"] : !sdfg.array<f64 ["4"]>, "_y" = %ya["0:3"] : !sdfg.array<f64 ["3"]>)
+        outs("_res" : !sdfg.array<f64 ["4", "3"]>) properties {alpha = "2"}
+    %r = sdfg.access %R writes(%g1["0:4, 0:3"] : !sdfg.array<f64 ["4", "3"]>) : !sdfg.array<f64 ["4", "3"]>
+    %g2 = sdfg.library "in_place" "dace.libraries.blas.nodes.ger.Ger"
+        ins("_A" = %s["0:4, 0:3"] : !sdfg.array<f64 ["8", "3"]>, "_x" = %xa["0:4"] : !sdfg.array<f64 ["4"]>, "_y" = %ya["0:3"] : !sdfg.array<f64 ["3"]>)
+        outs("_res" : !sdfg.array<f64 ["8", "3"]>) properties {alpha = "2"}
+    %sw = sdfg.access %S writes(%g2["0:4, 0:3"] : !sdfg.array<f64 ["8", "3"]>) : !sdfg.array<f64 ["8", "3"]>
+    %g3 = sdfg.library "staged" "dace.libraries.blas.nodes.ger.Ger"
+        ins("_A" = %a["0:4, 0:3"] : !sdfg.array<f64 ["4", "3"]>, "_x" = %xa["0:4"] : !sdfg.array<f64 ["4"]>, "_y" = %ya["0:3"] : !sdfg.array<f64 ["3"]>)
+        outs("_res" : !sdfg.array<f64 ["4", "6"]>) properties {}
+    %t = sdfg.access %T writes(%g3["0:4, 0:6:2"] : !sdfg.array<f64 ["4", "6"]>) : !sdfg.array<f64 ["4", "6"]>
   }
 }

@@ -23,8 +23,9 @@ const USAGE: &str = "usage: sdfg-run PROGRAM.{mlir,sdfg,sdfgz} [options]
                           are not lowered
   --check-bounds          check every memlet access against its container's
                           bounds; an access outside stops the program with an error
-  --blas                  MatMul, Gemm, Gemv and Dot nodes call CBLAS (libblas.so.3,
-                          OpenBLAS where installed), as DaCe's fast implementations
+  --blas                  MatMul (batched too), Gemm, Gemv, Dot and Ger nodes call
+                          CBLAS (libblas.so.3, OpenBLAS where installed), as DaCe's
+                          fast implementations
   --linalg                MatMul, Gemm, Gemv, Dot and Transpose nodes become linalg
                           named ops, lowered by upstream's convert-linalg-to-loops
   -O                      optimise: run sdfg-auto-optimize before lowering (after

@@ -711,6 +711,7 @@ fn library_expansions_compute_like_the_direct_lowering() {
         "gemm_transposed",
         "matmul_subsets",
         "matmul_batched",
+        "matmul_batched_shared",
         "matmul_vector",
         "gemv_transposed",
         "dot",

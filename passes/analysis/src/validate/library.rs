@@ -59,7 +59,7 @@ fn operand_sizes(op: Op<'_>) -> HashMap<String, Vec<Expr>> {
 /// its class (see the module documentation).
 pub(super) fn check_library(op: Op<'_>, asm: &Assumptions, reporter: &mut Reporter) {
     let class = op.str_attr("class_path").unwrap_or_default();
-    let class = class.rsplit('.').next().unwrap_or_default();
+    let class = sdfg_dialect::library::node_kind(class);
     let sizes = operand_sizes(op);
     let props = Properties::of(op);
     let get = |name: &str| sizes.get(name).cloned().unwrap_or_default();
@@ -89,8 +89,8 @@ pub(super) fn check_library(op: Op<'_>, asm: &Assumptions, reporter: &mut Report
             let b = matrix("_b", gemm && props.flag("transB"));
             // The contracted dimension: A's last, B's first of a matrix
             // (its second of a batch of matrices).
-            let k_b = match (a.len(), b.len()) {
-                (3, 3) => b.get(1),
+            let k_b = match b.len() {
+                3 => b.get(1),
                 _ => b.first(),
             };
             if let (Some(ka), Some(kb)) = (a.last(), k_b) {

@@ -9,10 +9,27 @@
 //! | `MatMul` (matrix-matrix), `Gemm` | `cblas_?gemm` |
 //! | `MatMul` (matrix-vector, vector-matrix), `Gemv` | `cblas_?gemv` |
 //! | `MatMul` (vector-vector), `Dot` | `cblas_?dot` |
+//! | `MatMul` (batched: a 3-D `_b`, as DaCe's `BatchedMatMul`) | `cblas_?gemm` per batch |
+//! | `Ger` | `cblas_?ger` |
 //!
-//! `?` is `d` or `s` (`f64`, `f32`); other element types, batched
-//! (3-D) products, and operands of different element types keep the loop
-//! nests. CBLAS is Debian's `libblas.so.3`, OpenBLAS's where
+//! `?` is `d` or `s` (`f64`, `f32`); other element types and operands of
+//! different element types keep the loop nests, and so does a batched
+//! product whose matrices do not lie in place (below) or whose output
+//! shares a container with an input.
+//!
+//! A batched product calls `cblas_?gemm` once per batch, as DaCe's
+//! OpenBLAS expansion of `BatchedMatMul` does, on pointers advanced by each
+//! operand's batch stride (0 for a 2-D `_a`, one matrix for every batch).
+//! The batches run in parallel where there are at least as many as OpenMP
+//! threads and no parallel loop encloses the node; fewer run one after the
+//! other, each call split by rows as a single product is. `Ger` adds
+//! `alpha * x y^T` into its matrix in place: into the output, where it lies
+//! in place and no input but `_A` (at the same subset) is in its container,
+//! after `_A` is copied into it (unless `_A` is the output itself);
+//! otherwise into a staged copy of `_A`, copied into the output after.
+//! DaCe has no BLAS implementation of `Ger`, so `sdfg-auto-optimize` leaves
+//! its implementation alone (a `.sdfg` written after it still expands in
+//! DaCe) and only the conversion's `blas=true` calls `cblas_?ger`. CBLAS is Debian's `libblas.so.3`, OpenBLAS's where
 //! `libopenblas0` is installed (the alternatives system points it there),
 //! which `sdfg-run` loads when the module calls it; an object file
 //! (`--emit-object`) links with `-lblas`.
@@ -65,7 +82,7 @@ const TRANS: i64 = 112;
 /// The CBLAS functions the lowering calls, by name without the type
 /// letter: their MLIR signatures (`T` stands for the element type, `ptr`
 /// for `!llvm.ptr`).
-const SIGNATURES: [(&str, &str); 3] = [
+const SIGNATURES: [(&str, &str); 4] = [
     (
         "gemm",
         "(i32, i32, i32, i32, i32, i32, T, ptr, i32, ptr, i32, T, ptr, i32) -> ()",
@@ -75,6 +92,10 @@ const SIGNATURES: [(&str, &str); 3] = [
         "(i32, i32, i32, i32, T, ptr, i32, ptr, i32, T, ptr, i32) -> ()",
     ),
     ("dot", "(i32, ptr, i32, ptr, i32) -> T"),
+    (
+        "ger",
+        "(i32, i32, i32, T, ptr, i32, ptr, i32, ptr, i32) -> ()",
+    ),
 ];
 
 /// The MLIR declaration of CBLAS function `name` (`cblas_dgemm`).
@@ -142,7 +163,7 @@ struct Blas {
 }
 
 impl<'a> Function<'a, '_> {
-    /// Lowers a `MatMul`, `Gemm`, `Gemv` or `Dot` node to CBLAS; `false`
+    /// Lowers a `MatMul`, `Gemm`, `Gemv`, `Dot` or `Ger` node to CBLAS; `false`
     /// (nothing emitted) where CBLAS does not compute it (see the module
     /// documentation).
     ///
@@ -163,6 +184,7 @@ impl<'a> Function<'a, '_> {
             "MatMul" | "Gemm" => ("_a", "_b", "_c"),
             "Gemv" => ("_A", "_x", "_y"),
             "Dot" => ("_x", "_y", "_result"),
+            "Ger" => ("_x", "_y", "_res"),
             _ => return Ok(false),
         };
         let (Ok(a), Ok(b), Ok((out_data, out_subset))) =
@@ -179,7 +201,7 @@ impl<'a> Function<'a, '_> {
         };
         if a.data.elem != elem
             || b.data.elem != elem
-            || (!dots && a.is_contiguous_vector() && b.is_contiguous_vector())
+            || (!dots && kind != "Ger" && a.is_contiguous_vector() && b.is_contiguous_vector())
         {
             return Ok(false);
         }
@@ -207,7 +229,11 @@ impl<'a> Function<'a, '_> {
             (1, 2) if kind == "MatMul" => {
                 self.blas_gemv(lib, letter, (&b, true), &a, &out, &alpha, 0.0)?
             }
+            (1, 1) if kind == "Ger" => return self.blas_ger(lib, letter, &a, &b, &out, &alpha),
             (1, 1) if out.rank() <= 1 => self.blas_dot(lib, letter, &a, &b, &out)?,
+            (3, 3) | (2, 3) if kind == "MatMul" => {
+                return self.blas_batched(lib, letter, &a, &b, &out, &alpha)
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -381,6 +407,234 @@ impl<'a> Function<'a, '_> {
         self.blas_finish(lib, sy, None)
     }
 
+    /// `C[b] = alpha * A[b] @ B[b]` for every batch `b` (`A` may be one
+    /// matrix for all of them) with one `cblas_?gemm` per batch (see the
+    /// module documentation); `false`, with nothing emitted, where an
+    /// operand's matrices do not lie in place or `C` shares a container
+    /// with an input.
+    fn blas_batched(
+        &mut self,
+        lib: &Library<'a>,
+        letter: char,
+        a: &Operand,
+        b: &Operand,
+        c: &Operand,
+        alpha: &Scalar,
+    ) -> Result<'a, bool> {
+        let (Some(la), Some(lb), Some(lc)) = (batch_layout(a), batch_layout(b), batch_layout(c))
+        else {
+            return Ok(false);
+        };
+        if c.rank() != 3 || a.data.name == c.data.name || b.data.name == c.data.name {
+            return Ok(false);
+        }
+        let elem = c.data.elem.clone();
+        let (m, n, k) = (
+            self.lapack_int(lib, &la.rows)?,
+            self.lapack_int(lib, &lb.cols)?,
+            self.lapack_int(lib, &la.cols)?,
+        );
+        // CBLAS returns at once for an empty inner dimension, leaving C as
+        // it was: zeros then, as the product of nothing.
+        let none = self.i32_constant(0);
+        let empty = self
+            .body
+            .assign(format!("arith.cmpi eq, {k}, {none} : i32"));
+        self.body.open(format!("scf.if {empty}"));
+        self.fill_zeros(lib, c)?;
+        self.body.close("");
+        let mut firsts = Vec::new();
+        let mut strides = Vec::new();
+        let mut lds = Vec::new();
+        for (operand, layout) in [(a, &la), (b, &lb), (c, &lc)] {
+            firsts.push(self.element_pointer(lib, &operand.data, &layout.first)?);
+            let stride = self.emit_int(lib.node, &lib.env, &layout.batch)?;
+            strides.push(
+                self.body
+                    .assign(format!("arith.index_cast {stride} : index to i64")),
+            );
+            lds.push(self.lapack_int(lib, &layout.ld)?);
+        }
+        let call = BatchCall {
+            name: format!("cblas_{letter}gemm"),
+            batches: self.emit_int(lib.node, &lib.env, &c.size(0))?,
+            firsts,
+            strides,
+            lds,
+            major: self.i32_constant(ROW_MAJOR),
+            no_trans: self.i32_constant(NO_TRANS),
+            alpha: self.scalar_value(lib, alpha, &elem)?,
+            zero: self.constant(0.0, &elem),
+            work: self.product(&[&m, &n, &k]),
+            mnk: [m, n, k],
+            ty: elem.ty.clone(),
+        };
+        if self.in_parallel_loop(&lib.parallel) {
+            self.batch_loop(lib, &call, false, false);
+            return Ok(true);
+        }
+        // As many batches as threads or more: one call each, the batches
+        // in parallel; fewer: one after the other, each call split.
+        self.module.library_calls.insert(MAX_THREADS.to_string());
+        let threads = self
+            .body
+            .assign(format!("func.call @{MAX_THREADS}() : () -> i32"));
+        let threads = self
+            .body
+            .assign(format!("arith.index_cast {threads} : i32 to index"));
+        let many = self.body.assign(format!(
+            "arith.cmpi sge, {}, {threads} : index",
+            call.batches
+        ));
+        self.body.open(format!("scf.if {many}"));
+        self.batch_loop(lib, &call, true, false);
+        self.body.middle("else");
+        self.batch_loop(lib, &call, false, true);
+        self.body.close("");
+        Ok(true)
+    }
+
+    /// The loop over the batches of `call`, parallel or not, each batch's
+    /// call split by rows where `split`.
+    fn batch_loop(&mut self, lib: &Library<'a>, call: &BatchCall, parallel: bool, split: bool) {
+        let (lo, one) = (self.body.index(0), self.body.index(1));
+        let batch = self.body.fresh();
+        let batches = &call.batches;
+        self.body.open(if parallel {
+            format!("scf.parallel ({batch}) = ({lo}) to ({batches}) step ({one})")
+        } else {
+            format!("scf.for {batch} = {lo} to {batches} step {one}")
+        });
+        let at = self
+            .body
+            .assign(format!("arith.index_cast {batch} : index to i64"));
+        let mut pointers = Vec::new();
+        for (first, stride) in call.firsts.iter().zip(&call.strides) {
+            let offset = self.body.assign(format!("arith.muli {at}, {stride} : i64"));
+            pointers.push(self.body.assign(format!(
+                "llvm.getelementptr {first}[{offset}] : (!llvm.ptr, i64) -> !llvm.ptr, {}",
+                call.ty
+            )));
+        }
+        let [m, n, k] = &call.mnk;
+        let t = call.ty.as_str();
+        let args: Vec<(&str, &str)> = vec![
+            (&call.major, "i32"),
+            (&call.no_trans, "i32"),
+            (&call.no_trans, "i32"),
+            (m, "i32"),
+            (n, "i32"),
+            (k, "i32"),
+            (&call.alpha, t),
+            (&pointers[0], "!llvm.ptr"),
+            (&call.lds[0], "i32"),
+            (&pointers[1], "!llvm.ptr"),
+            (&call.lds[1], "i32"),
+            (&call.zero, t),
+            (&pointers[2], "!llvm.ptr"),
+            (&call.lds[2], "i32"),
+        ];
+        if split {
+            let rows = RowSplit {
+                rows: 3,
+                advance: vec![(7, call.lds[0].clone()), (12, call.lds[2].clone())],
+                work: call.work.clone(),
+                least: GEMM_SPLIT_WORK,
+            };
+            self.cblas_split(lib, &call.name, &args, rows, t);
+        } else {
+            self.cblas(&call.name, &args, None);
+        }
+        self.body.close("");
+    }
+
+    /// `res = alpha * x y^T + A` with `cblas_?ger` (see the module
+    /// documentation); `false`, with nothing emitted, where `_A` is not a
+    /// matrix of the output's element type.
+    fn blas_ger(
+        &mut self,
+        lib: &Library<'a>,
+        letter: char,
+        x: &Operand,
+        y: &Operand,
+        res: &Operand,
+        alpha: &Scalar,
+    ) -> Result<'a, bool> {
+        let elem = res.data.elem.clone();
+        let Ok(a) = lib.operand("_A", Some(2)) else {
+            return Ok(false);
+        };
+        if a.data.elem != elem || res.rank() != 2 {
+            return Ok(false);
+        }
+        let sx = self.blas_input(lib, x, true)?;
+        let sy = self.blas_input(lib, y, true)?;
+        let same = a.same_subset(res);
+        let aliased = [x, y].iter().any(|i| i.data.name == res.data.name)
+            || (a.data.name == res.data.name && !same);
+        let target = if aliased {
+            None
+        } else {
+            self.in_place(lib, res, false)?
+        };
+        let sa = match target {
+            Some(blas) => {
+                if !same {
+                    let vars = [
+                        ("__i".to_string(), res.size(0)),
+                        ("__j".to_string(), res.size(1)),
+                    ];
+                    let (env, kind) = self.open_nest(lib, &vars, true)?;
+                    let index = [var("__i"), var("__j")];
+                    let v = self.read(lib, &env, &a, &index, &elem)?;
+                    self.write(lib, &env, (res, &index), &v, &elem, None)?;
+                    self.close_nest(kind);
+                }
+                blas
+            }
+            None => {
+                let staged = self.stage(lib, &a)?;
+                self.staged_blas(lib, staged, false)?
+            }
+        };
+        let (m, n) = (
+            self.lapack_int(lib, &sx.rows)?,
+            self.lapack_int(lib, &sy.rows)?,
+        );
+        let major = self.i32_constant(ROW_MAJOR);
+        let al = self.scalar_value(lib, alpha, &elem)?;
+        let t = elem.ty.as_str();
+        let work = self.product(&[&m, &n]);
+        let split = RowSplit {
+            rows: 1,
+            advance: vec![(4, sx.ld.clone()), (8, sa.ld.clone())],
+            work,
+            least: GEMV_SPLIT_WORK,
+        };
+        self.cblas_split(
+            lib,
+            &format!("cblas_{letter}ger"),
+            &[
+                (&major, "i32"),
+                (&m, "i32"),
+                (&n, "i32"),
+                (&al, t),
+                (&sx.pointer, "!llvm.ptr"),
+                (&sx.ld, "i32"),
+                (&sy.pointer, "!llvm.ptr"),
+                (&sy.ld, "i32"),
+                (&sa.pointer, "!llvm.ptr"),
+                (&sa.ld, "i32"),
+            ],
+            split,
+            t,
+        );
+        self.blas_finish(lib, sa, Some(res))?;
+        self.blas_finish(lib, sx, None)?;
+        self.blas_finish(lib, sy, None)?;
+        Ok(true)
+    }
+
     /// An input operand for CBLAS: in place where its rows are
     /// contiguous (a vector: evenly spaced), else staged into a dense
     /// row-major buffer.
@@ -412,15 +666,7 @@ impl<'a> Function<'a, '_> {
         let aliased = inputs.iter().any(|i| i.data.name == out.data.name);
         if !aliased && beta == 0.0 {
             if let Some(blas) = self.in_place(lib, out, vector)? {
-                let zero = self.constant(0.0, &out.data.elem);
-                let vars: Vec<(String, Expr)> = (0..out.rank())
-                    .map(|k| (format!("__z{k}"), out.size(k)))
-                    .collect();
-                let (env, kind) = self.open_nest(lib, &vars, false)?;
-                let index: Vec<Expr> = vars.iter().map(|(v, _)| var(v)).collect();
-                let elem = out.data.elem.clone();
-                self.write(lib, &env, (out, &index), &zero, &elem, None)?;
-                self.close_nest(kind);
+                self.fill_zeros(lib, out)?;
                 return Ok(blas);
             }
         }
@@ -497,15 +743,7 @@ impl<'a> Function<'a, '_> {
             let ld = Expr::max(vec![step_of(0), cols.clone(), Expr::int(1)]);
             (ld, operand.size(0), cols)
         };
-        let element = self.buffer_index(lib, data, &first)?;
-        let element = self
-            .body
-            .assign(format!("arith.index_cast {element} : index to i64"));
-        let base = self.pointer(data);
-        let pointer = self.body.assign(format!(
-            "llvm.getelementptr {base}[{element}] : (!llvm.ptr, i64) -> !llvm.ptr, {}",
-            data.elem.ty
-        ));
+        let pointer = self.element_pointer(lib, data, &first)?;
         let ld = self.lapack_int(lib, &ld)?;
         Ok(Some(Blas {
             pointer,
@@ -514,6 +752,38 @@ impl<'a> Function<'a, '_> {
             cols,
             staged: None,
         }))
+    }
+
+    /// The address of the element at linear index `linear` of `data`.
+    fn element_pointer(
+        &mut self,
+        lib: &Library<'a>,
+        data: &Data,
+        linear: &Expr,
+    ) -> Result<'a, String> {
+        let element = self.buffer_index(lib, data, linear)?;
+        let element = self
+            .body
+            .assign(format!("arith.index_cast {element} : index to i64"));
+        let base = self.pointer(data);
+        Ok(self.body.assign(format!(
+            "llvm.getelementptr {base}[{element}] : (!llvm.ptr, i64) -> !llvm.ptr, {}",
+            data.elem.ty
+        )))
+    }
+
+    /// Sets every element of `out` to zero.
+    fn fill_zeros(&mut self, lib: &Library<'a>, out: &Operand) -> Result<'a, ()> {
+        let zero = self.constant(0.0, &out.data.elem);
+        let vars: Vec<(String, Expr)> = (0..out.rank())
+            .map(|k| (format!("__z{k}"), out.size(k)))
+            .collect();
+        let (env, kind) = self.open_nest(lib, &vars, false)?;
+        let index: Vec<Expr> = vars.iter().map(|(v, _)| var(v)).collect();
+        let elem = out.data.elem.clone();
+        self.write(lib, &env, (out, &index), &zero, &elem, None)?;
+        self.close_nest(kind);
+        Ok(())
     }
 
     /// The position of the element at linear index `linear` of `data` in
@@ -696,6 +966,69 @@ impl<'a> Function<'a, '_> {
             result,
         )
     }
+}
+
+/// The calls of a batched product: the function, the batch count, per
+/// operand (`A`, `B`, `C`) its first matrix, batch stride (an `i64`) and
+/// leading dimension, and the arguments every call shares.
+struct BatchCall {
+    name: String,
+    batches: String,
+    firsts: Vec<String>,
+    strides: Vec<String>,
+    lds: Vec<String>,
+    major: String,
+    no_trans: String,
+    alpha: String,
+    zero: String,
+    work: String,
+    mnk: [String; 3],
+    ty: String,
+}
+
+/// Where the matrices of a batched product's operand lie in its data: the
+/// linear index of the first one's first element, the distance between two
+/// batches (0 for one matrix for every batch), the leading dimension, and
+/// the matrices' shape.
+struct BatchLayout {
+    first: Expr,
+    batch: Expr,
+    ld: Expr,
+    rows: Expr,
+    cols: Expr,
+}
+
+/// The layout of a 3-D operand (or of a 2-D one, the same matrix for every
+/// batch) whose matrices CBLAS can take in place: a matrix's columns
+/// adjacent, the subset running forward; `None` otherwise, and for
+/// streams, references and scalars.
+fn batch_layout(operand: &Operand) -> Option<BatchLayout> {
+    let data = &operand.data;
+    let rank = operand.rank();
+    if data.stream
+        || data.reference.is_some()
+        || data.scalar
+        || !(rank == 2 || rank == 3)
+        || !operand.steps_positive()
+    {
+        return None;
+    }
+    let (first, steps) = operand.layout();
+    if steps[rank - 1].as_int() != Some(1) {
+        return None;
+    }
+    let cols = operand.size(rank - 1);
+    Some(BatchLayout {
+        first,
+        batch: if rank == 3 {
+            steps[0].clone()
+        } else {
+            Expr::int(0)
+        },
+        ld: Expr::max(vec![steps[rank - 2].clone(), cols.clone(), Expr::int(1)]),
+        rows: operand.size(rank - 2),
+        cols,
+    })
 }
 
 #[cfg(test)]

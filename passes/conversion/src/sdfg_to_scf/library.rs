@@ -29,7 +29,7 @@ use sdfg_symbolic::{Expr, Subset};
 use super::types::{Data, Elem};
 use super::wcr::Reduction;
 use super::{fail, parse_memlet_subset, range_index, Failure, Function, Lowered, Result};
-use sdfg_dialect::library::{calls_lapack, logical_dims, Properties, Scalar};
+use sdfg_dialect::library::{calls_lapack, logical_dims, node_kind, Properties, Scalar};
 use sdfg_tasklet::{float_text, Ty};
 
 /// One operand of a library node: its data and the subset the memlet
@@ -145,7 +145,7 @@ impl<'a> Function<'a, '_> {
         parallel: &[String],
     ) -> Result<'a, ()> {
         let class = node.str_attr("class_path").unwrap_or_default();
-        let kind = class.rsplit('.').next().unwrap_or_default();
+        let kind = node_kind(class);
         let props = Properties::of(node);
         let mut inputs: HashMap<String, (Data, Subset)> = HashMap::new();
         for edge in incoming_edges(node)
@@ -373,7 +373,7 @@ impl<'a> Function<'a, '_> {
             .assign(format!("arith.{name} {a}, {b} : {}", elem.ty))
     }
 
-    fn read(
+    pub(super) fn read(
         &mut self,
         lib: &Library<'a>,
         env: &HashMap<String, String>,
@@ -781,7 +781,7 @@ impl<'a> Function<'a, '_> {
         let a = lib.operand("_a", None)?;
         let b = lib.operand("_b", None)?;
         match (a.rank(), b.rank()) {
-            (2, 2) | (3, 3) => self.gemm(lib, "_a", "_b", false),
+            (2, 2) | (3, 3) | (2, 3) => self.gemm(lib, "_a", "_b", false),
             (2, 1) | (1, 2) | (1, 1) => {
                 let elem = lib.output("_c")?.0.elem.clone();
                 let c = lib.operand("_c", None)?;
@@ -825,7 +825,8 @@ impl<'a> Function<'a, '_> {
         }
     }
 
-    /// `C = alpha * op(A) @ op(B) + beta * C`, batched for 3-D operands:
+    /// `C = alpha * op(A) @ op(B) + beta * C`, batched for a 3-D `B` (with a
+    /// 3-D `A`, or one 2-D `A` for every batch, as DaCe's `BatchedMatMul`):
     /// row-parallel, accumulating `A[i, k] * B[k, :]` into the row of `C`
     /// (vectorisable over `j`).
     fn gemm(
@@ -837,7 +838,7 @@ impl<'a> Function<'a, '_> {
     ) -> Result<'a, ()> {
         let a = lib.operand(a_name, None)?;
         let b = lib.operand(b_name, None)?;
-        let c = lib.operand("_c", Some(a.rank()))?;
+        let c = lib.operand("_c", Some(b.rank()))?;
         let elem = c.data.elem.clone();
         let (trans_a, trans_b) = if blas {
             (lib.flag("transA"), lib.flag("transB"))
@@ -850,12 +851,13 @@ impl<'a> Function<'a, '_> {
         } else {
             0.0
         };
-        let batched = a.rank() == 3;
+        let batched = b.rank() == 3;
         let off = usize::from(batched);
+        let a_off = usize::from(a.rank() == 3);
         let (m, k) = if trans_a {
-            (a.size(off + 1), a.size(off))
+            (a.size(a_off + 1), a.size(a_off))
         } else {
-            (a.size(off), a.size(off + 1))
+            (a.size(a_off), a.size(a_off + 1))
         };
         let n = if trans_b {
             b.size(off)
@@ -873,7 +875,7 @@ impl<'a> Function<'a, '_> {
         };
         let mut outer = Vec::new();
         if batched {
-            outer.push(("__b".to_string(), a.size(0)));
+            outer.push(("__b".to_string(), b.size(0)));
         }
         outer.push(("__i".to_string(), m));
         let (env, kind) = self.open_nest(lib, &outer, true)?;
@@ -915,11 +917,14 @@ impl<'a> Function<'a, '_> {
         self.close_nest(jkind);
         // for k: a = alpha * A[i, k]; for j: C[i, j] += a * B[k, j].
         let (kenv, kkind) = self.open_nest(&lib_inner, &[("__k".to_string(), k)], false)?;
-        let a_index = if trans_a {
+        let mut a_index = if trans_a {
             index(var("__k"), var("__i"))
         } else {
             index(var("__i"), var("__k"))
         };
+        if a.rank() < a_index.len() {
+            a_index.remove(0);
+        }
         let mut x = self.read(&lib_inner, &kenv, &a, &a_index, &elem)?;
         if alpha != Scalar::Number(1.0) {
             let al = self.scalar_value(&lib_inner, &alpha, &elem)?;

@@ -41,6 +41,19 @@ sdfg.sdfg @matmul_batched(%A: !sdfg.array<f64 ["2", "3", "4"]> as "A", %B: !sdfg
   }
 }
 
+// One matrix for every batch (DaCe's BatchedMatMul of a 2-D `_a`):
+// C[b] = W @ B[b].
+sdfg.sdfg @matmul_batched_shared(%W: !sdfg.array<f64 ["3", "4"]> as "W", %B: !sdfg.array<f64 ["2", "4", "5"]> as "B", %C: !sdfg.array<f64 ["2", "3", "5"]> as "C") {
+  sdfg.state @s {
+    %w = sdfg.access %W : !sdfg.array<f64 ["3", "4"]>
+    %b = sdfg.access %B : !sdfg.array<f64 ["2", "4", "5"]>
+    %m = sdfg.library "bmm" "dace.libraries.blas.nodes.batched_matmul.BatchedMatMul"
+        ins("_a" = %w["0:3, 0:4"] : !sdfg.array<f64 ["3", "4"]>, "_b" = %b["0:2, 0:4, 0:5"] : !sdfg.array<f64 ["2", "4", "5"]>)
+        outs("_c" : !sdfg.array<f64 ["2", "3", "5"]>) properties {}
+    %c = sdfg.access %C writes(%m["0:2, 0:3, 0:5"] : !sdfg.array<f64 ["2", "3", "5"]>) : !sdfg.array<f64 ["2", "3", "5"]>
+  }
+}
+
 // Vector-matrix MatMul on a column of A: y = A[:, 2] @ B.
 sdfg.sdfg @matmul_vector(%A: !sdfg.array<f64 ["7", "4"]> as "A", %B: !sdfg.array<f64 ["7", "5"]> as "B", %y: !sdfg.array<f64 ["5"]> as "y") {
   sdfg.state @s {
