@@ -2,10 +2,11 @@
 // RUN: sdfg-opt %s -split-input-file --pass-pipeline='builtin.module(sdfg-map-tiling{tile-sizes=4 label=scale},sdfg-in-local-storage{level=innermost data=B})' | FileCheck %s --check-prefix=DATA
 // RUN: sdfg-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(sdfg-in-local-storage{label=leave},sdfg-out-local-storage{label=leave})' -o /dev/null
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: for f in store_tiles_locally store_an_inner_map_tile; do \
+// RUN: for f in store_tiles_locally store_an_inner_map_tile copy_an_element_into_a_scalar; do \
 // RUN:   sdfg-run %s --function $f --set N=10 --set M=7 --seed 3 --out %t/$f.before > /dev/null && \
 // RUN:   sdfg-run %s --function $f --set N=10 --set M=7 --seed 3 --out %t/$f.after --pass-pipeline='builtin.module(sdfg-map-tiling{tile-sizes=4 label=scale},sdfg-in-local-storage{level=innermost},sdfg-out-local-storage{level=innermost})' > /dev/null && \
 // RUN:   %python %S/../Target/HLS/Inputs/compare.py %t/$f.before %t/$f.after; done | FileCheck %s --check-prefix=SAME
+// SAME: 1 outputs match
 // SAME: 1 outputs match
 // SAME: 1 outputs match
 
@@ -158,5 +159,32 @@ sdfg.sdfg @do_not_store_data_updated_in_place(%A: !sdfg.array<f64 ["N", "8"]> as
       sdfg.exit ("a" = %c["i, 0:8"] : !sdfg.array<f64 ["N", "8"]>)
     }
     %w = sdfg.access %A writes(%m["0:N, 0:8"] : !sdfg.array<f64 ["N", "8"]>) : !sdfg.array<f64 ["N", "8"]>
+  }
+}
+
+// -----
+
+// A map copies an element of its input into a scalar (a copy with one
+// subset for both ends, over the source): with the input in a buffer, the
+// copy reads the buffer's element and still fills the whole scalar.
+// CHECK-LABEL: sdfg.sdfg @copy_an_element_into_a_scalar
+// CHECK: sdfg.alloc "A_local" : !sdfg.array<f64 ["4", "4"]>
+// CHECK: sdfg.access %D writes(%{{.*}}["i - tile_i, j - tile_j" -> "0"] : !sdfg.array<f64 ["4", "4"]>) : !sdfg.scalar<f64>
+sdfg.sdfg @copy_an_element_into_a_scalar(%A: !sdfg.array<f64 ["N", "M"]> as "A", %C: !sdfg.array<f64 ["N", "M"]> as "C") symbols {N = i64, M = i64} {
+  %D = sdfg.alloc "D" : !sdfg.scalar<f64>
+  sdfg.state @s {
+    %a = sdfg.access %A : !sdfg.array<f64 ["N", "M"]>
+    %r = sdfg.map "scale" ["i" = "0:N", "j" = "0:M"] ins("a" = %a["0:N, 0:M"] : !sdfg.array<f64 ["N", "M"]>) outs("c" : !sdfg.array<f64 ["N", "M"]>) {
+    ^bb0(%ain: !sdfg.array<f64 ["N", "M"]>):
+      %d = sdfg.access %D writes(%ain["i, j"] : !sdfg.array<f64 ["N", "M"]>) : !sdfg.scalar<f64>
+      %t = sdfg.tasklet "s" ins("v" = %d["0"] : !sdfg.scalar<f64>) outs("o" : f64) {
+      ^bb0(%v: f64):
+        %two = arith.constant 2.0 : f64
+        %w = arith.mulf %v, %two : f64
+        sdfg.yield %w : f64
+      }
+      sdfg.exit("c" = %t["i, j"] : f64)
+    }
+    %c = sdfg.access %C writes(%r["0:N, 0:M"] : !sdfg.array<f64 ["N", "M"]>) : !sdfg.array<f64 ["N", "M"]>
   }
 }

@@ -21,10 +21,7 @@ pub(crate) fn image(
     params: &[(String, Range)],
     asm: &Assumptions,
 ) -> Result<Subset, SubsetError> {
-    if let Some(s) = separable_image(subset, params) {
-        return Ok(s);
-    }
-    if let Some(s) = crate::isl::image(subset, params, asm) {
+    if let Some(s) = exact_image(subset, params, asm) {
         return Ok(s);
     }
     let mut a = asm.clone();
@@ -73,6 +70,17 @@ pub(crate) fn image(
         ));
     }
     Ok(Subset::new(out))
+}
+
+/// The image where its rectangular hull is exact (the separable case, or
+/// through ISL), so that its first and last elements are really accessed;
+/// `None` where only an over-approximation is known.
+pub(crate) fn exact_image(
+    subset: &Subset,
+    params: &[(String, Range)],
+    asm: &Assumptions,
+) -> Option<Subset> {
+    separable_image(subset, params).or_else(|| crate::isl::image(subset, params, asm))
 }
 
 /// The image without ISL in the common separable case, where it is exact

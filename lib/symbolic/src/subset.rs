@@ -713,6 +713,14 @@ impl Subset {
     ) -> Result<Subset, SubsetError> {
         crate::image::image(self, params, asm)
     }
+
+    /// [`Subset::image`] where its rectangular hull is exact (its first and
+    /// last elements in each dimension are really accessed), which proves
+    /// an access outside a container; `None` where only an
+    /// over-approximation is known.
+    pub fn exact_image(&self, params: &[(String, Range)], asm: &Assumptions) -> Option<Subset> {
+        crate::image::exact_image(self, params, asm)
+    }
 }
 
 /// Whether the indices of `b` are all indices of `a` (one dimension).

@@ -37,6 +37,7 @@ pub static PASSES: &[&PassRegistration] = &[
     &sdfg_transforms::persistent::REGISTRATION,
     &sdfg_transforms::remove_unused_symbols::REGISTRATION,
     &sdfg_transforms::maps::tiling::REGISTRATION,
+    &sdfg_transforms::maps::strip_mining::REGISTRATION,
     &sdfg_transforms::maps::accumulate::REGISTRATION,
     &sdfg_transforms::maps::accumulate::WCR_TILING,
     &sdfg_transforms::maps::expansion::REGISTRATION,

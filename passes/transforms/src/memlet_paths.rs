@@ -106,8 +106,9 @@ impl<'a> Moves<'a> {
             }
             if user.is("sdfg.access") && memlet.other.is_none() {
                 // A copy with one subset for both ends: the destination's
-                // end stays.
-                memlet.other = Some(memlet.subset.clone());
+                // end stays. One into a container of another rank (a
+                // scalar's element from an array) fills it whole.
+                memlet.other = Some(destination_end(user, &memlet.subset));
             }
             memlet.subset = embedding.apply(&memlet.subset)?;
             self.operands.push((user, operand, memlet));
@@ -206,5 +207,22 @@ impl<'a> Moves<'a> {
             // of the same context.
             unsafe { mlir_sys::mlirValueSetType(value.raw(), *ty) };
         }
+    }
+}
+
+/// The destination end of a copy into access node `access` whose memlet
+/// names one subset for both ends: that subset, or the destination's whole
+/// extent where its rank is another (`0` for a scalar).
+fn destination_end(access: Op<'_>, subset: &str) -> String {
+    let dims = parse_subset(subset).map(|s| s.dims()).ok();
+    match sdfg_dialect::layout::layout(access.results()[0].ty()) {
+        Ok(l) if l.shape.is_empty() && dims != Some(0) => "0".into(),
+        Ok(l) if !l.shape.is_empty() && dims != Some(l.shape.len()) => l
+            .shape
+            .iter()
+            .map(|size| format!("0:{size}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => subset.to_string(),
     }
 }

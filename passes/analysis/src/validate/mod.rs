@@ -1217,14 +1217,17 @@ mod symbolic {
         }
         // Over the enclosing maps' parameters, the exact image of a
         // quasi-affine subset gives the elements really accessed; anything
-        // else is checked as it stands, for all parameter values.
+        // else is checked as it stands, for all parameter values. (An
+        // over-approximated image proves nothing: strided tiles' `i:i + 32`
+        // over `i` in `tile_i:N:96` is bounded by `N + 31`, though no `i`
+        // reaches past `N - 32` where `N` is a multiple of 32.)
         let exact = subset
             .ranges()
             .iter()
             .chain(env.params.iter().map(|(_, r)| r))
             .all(range_is_quasi_affine);
         let image = match exact {
-            true => subset.image(&env.params, &env.assumptions).ok(),
+            true => subset.exact_image(&env.params, &env.assumptions),
             false => None,
         };
         let accessed = image.as_ref().unwrap_or(subset);

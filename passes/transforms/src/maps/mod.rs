@@ -4,6 +4,7 @@
 //! | pass | DaCe | what it does |
 //! | --- | --- | --- |
 //! | `sdfg-map-tiling` | `MapTiling` (`StripMining` per dimension) | a map over tiles around a map over one tile |
+//! | `sdfg-strip-mining` | `StripMining` | one dimension cut into tiles: a map over its tiles around the map over one tile of it, contiguous or `T` apart |
 //! | `sdfg-map-expansion` | `MapExpansion` | a map of k parameters becomes k nested maps |
 //! | `sdfg-map-collapse` | `MapCollapse` | two directly nested maps become one |
 //! | `sdfg-map-interchange` | `MapInterchange` | two directly nested maps swap places |
@@ -43,6 +44,7 @@ pub mod local_storage;
 pub mod reduce_fusion;
 pub mod reduce_peeling;
 pub mod reorder;
+pub mod strip_mining;
 pub mod tiling;
 pub mod vectorization;
 
