@@ -1916,7 +1916,10 @@ impl<'a> Emitter<'a> {
             }
             if assigned.contains(symbol) {
                 let var = self.fresh(symbol);
+                // A symbol only assigned (DaCe's `__dace_did_break_...`)
+                // is used nowhere else.
                 self.code.line(format!("long long {var} = 0;"));
+                self.code.line(format!("(void){var};"));
                 self.symbols.insert(symbol.to_string(), var);
             } else if let Some(c) = outer_symbols.get(symbol) {
                 self.symbols.insert(symbol.to_string(), c.clone());
@@ -1926,6 +1929,7 @@ impl<'a> Emitter<'a> {
             if !self.symbols.contains_key(&symbol) {
                 let var = self.fresh(&symbol);
                 self.code.line(format!("long long {var} = 0;"));
+                self.code.line(format!("(void){var};"));
                 self.symbols.insert(symbol, var);
             }
         }
