@@ -15,6 +15,7 @@
 // CHECK-NEXT: const long long [[BASE:row_base_[0-9]+]] = M * i;
 // CHECK-NEXT: (void)[[BASE]];
 // CHECK-NEXT: long long [[J:j_[0-9]+]] = 0;
+// CHECK-NEXT: (void)[[J]];
 // CHECK-NEXT: double [[ACC:acc_[0-9]+]] = 0;
 // CHECK-NEXT: // state init
 // CHECK-NEXT: [[ACC]] = fpga_A[[[BASE]] + 0];
