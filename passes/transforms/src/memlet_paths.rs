@@ -13,7 +13,7 @@
 
 use mlir_sys::MlirType;
 use sdfg_dialect::ir::{Op, Val};
-use sdfg_dialect::{memlet_at, set_memlet_at, Memlet, Wcr};
+use sdfg_dialect::{memlet_at, set_memlet_at, Container, Memlet, Wcr};
 use sdfg_symbolic::{parse_subset, Embedding, Expr, Subset};
 
 /// Checks that a library node reading `subset` computes the same after
@@ -214,15 +214,14 @@ impl<'a> Moves<'a> {
 /// names one subset for both ends: that subset, or the destination's whole
 /// extent where its rank is another (`0` for a scalar).
 fn destination_end(access: Op<'_>, subset: &str) -> String {
-    let dims = parse_subset(subset).map(|s| s.dims()).ok();
-    match sdfg_dialect::layout::layout(access.results()[0].ty()) {
-        Ok(l) if l.shape.is_empty() && dims != Some(0) => "0".into(),
-        Ok(l) if !l.shape.is_empty() && dims != Some(l.shape.len()) => l
-            .shape
-            .iter()
-            .map(|size| format!("0:{size}"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        _ => subset.to_string(),
+    let result = access.results()[0];
+    let fits = match (Container::from_type(result.ty()), parse_subset(subset)) {
+        (Some(c), Ok(s)) if c.shape.is_empty() => s.dims() <= 1,
+        (Some(c), Ok(s)) => s.dims() == c.shape.len(),
+        _ => true,
+    };
+    match fits {
+        true => subset.to_string(),
+        false => crate::whole_subset(result).unwrap_or_else(|_| subset.to_string()),
     }
 }

@@ -384,11 +384,27 @@ pub(crate) const NONDETERMINISTIC: &[(&str, &str)] = &[
     ),
 ];
 
+/// The corpus files (names in `corpus/dace`) DaCe validates, every
+/// `stride`-th, but the nondeterministic ones. The stride runs over all
+/// the files DaCe validates, so that listing a file as nondeterministic
+/// does not move the sample.
+pub(crate) fn corpus_sample(stride: usize) -> Vec<String> {
+    dace_index()
+        .into_iter()
+        .filter(|(_, verdict)| verdict == "ok")
+        .step_by(stride.max(1))
+        .map(|(file, _)| file)
+        .filter(|file| {
+            !NONDETERMINISTIC
+                .iter()
+                .any(|(name, _)| file.strip_suffix(".sdfg") == Some(name))
+        })
+        .collect()
+}
+
 /// Corpus files DaCe validates, every `SDFG_CORPUS_STRIDE`-th (default 3,
 /// which keeps CI within its time; 1 runs all of them) but the
-/// nondeterministic ones, plus the seeds. The stride runs over all the
-/// files DaCe validates, so that listing a file as nondeterministic
-/// does not move the sample.
+/// nondeterministic ones ([`corpus_sample`]), plus the seeds.
 fn corpus_files() -> Vec<PathBuf> {
     let stride: usize = std::env::var("SDFG_CORPUS_STRIDE")
         .ok()
@@ -396,16 +412,9 @@ fn corpus_files() -> Vec<PathBuf> {
         .unwrap_or(3)
         .max(1);
     let dir = corpus_dir();
-    let mut files: Vec<PathBuf> = dace_index()
+    let mut files: Vec<PathBuf> = corpus_sample(stride)
         .into_iter()
-        .filter(|(_, verdict)| verdict == "ok")
-        .step_by(stride)
-        .filter(|(file, _)| {
-            !NONDETERMINISTIC
-                .iter()
-                .any(|(name, _)| file.strip_suffix(".sdfg") == Some(name))
-        })
-        .map(|(file, _)| dir.join("dace").join(file))
+        .map(|file| dir.join("dace").join(file))
         .collect();
     let mut seeds: Vec<PathBuf> = std::fs::read_dir(dir.join("seeds"))
         .expect("the seeds directory")
@@ -836,15 +845,9 @@ fn corpus_library_expansions_compute_what_dace_computes() {
     let work = std::env::temp_dir().join(format!("sdfg-corpus-expansions-{}", std::process::id()));
     std::fs::create_dir_all(&work).expect("a temporary directory");
     let dir = corpus_dir();
-    let files: Vec<PathBuf> = dace_index()
+    let files: Vec<PathBuf> = corpus_sample(1)
         .into_iter()
-        .filter(|(file, verdict)| {
-            verdict == "ok"
-                && !NONDETERMINISTIC
-                    .iter()
-                    .any(|(name, _)| file.strip_suffix(".sdfg") == Some(name))
-        })
-        .map(|(file, _)| dir.join("dace").join(file))
+        .map(|file| dir.join("dace").join(file))
         .filter(|path| {
             std::fs::read_to_string(path).is_ok_and(|text| text.contains("\"dace.libraries."))
         })

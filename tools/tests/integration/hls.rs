@@ -16,8 +16,8 @@
 //! - Where `vitis_hls` is installed, the lit tests' kernels synthesize
 //!   and their pipelined loops reach `II=1`.
 
-use crate::execute::{close, NONDETERMINISTIC};
-use crate::import::{corpus_dir, dace_index, dace_python};
+use crate::execute::{close, corpus_sample};
+use crate::import::{corpus_dir, dace_python};
 use sdfg_execution::npy::Array;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -544,19 +544,9 @@ fn corpus_programs_simulate_as_fpga_kernels_or_say_why_not() {
         .unwrap_or(6)
         .max(1);
     let dir = corpus_dir().join("dace");
-    // The stride runs over all the files DaCe validates, as in the
-    // execution tests, so that listing a file as nondeterministic does
-    // not move the sample.
-    let cases: Vec<Case> = dace_index()
+    let cases: Vec<Case> = corpus_sample(stride)
         .into_iter()
-        .filter(|(_, verdict)| verdict == "ok")
-        .step_by(stride)
-        .filter(|(file, _)| {
-            !NONDETERMINISTIC
-                .iter()
-                .any(|(name, _)| file.strip_suffix(".sdfg") == Some(name))
-        })
-        .map(|(file, _)| Case {
+        .map(|file| Case {
             name: file.trim_end_matches(".sdfg").to_string(),
             program: dir.join(&file),
             inputs: None,

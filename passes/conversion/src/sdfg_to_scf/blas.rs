@@ -29,7 +29,9 @@
 //! otherwise into a staged copy of `_A`, copied into the output after.
 //! DaCe has no BLAS implementation of `Ger`, so `sdfg-auto-optimize` leaves
 //! its implementation alone (a `.sdfg` written after it still expands in
-//! DaCe) and only the conversion's `blas=true` calls `cblas_?ger`. CBLAS is Debian's `libblas.so.3`, OpenBLAS's where
+//! DaCe) and only the conversion's `blas=true` calls `cblas_?ger`.
+//!
+//! CBLAS is Debian's `libblas.so.3`, OpenBLAS's where
 //! `libopenblas0` is installed (the alternatives system points it there),
 //! which `sdfg-run` loads when the module calls it; an object file
 //! (`--emit-object`) links with `-lblas`.
